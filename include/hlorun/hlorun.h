@@ -1,0 +1,203 @@
+/*
+ * hlorun — run JAX-exported StableHLO programs from C.
+ *
+ * This is the single public header. Everything else under src/ is internal.
+ *
+ * Conventions
+ *  - Every fallible function returns an hr_status. NULL means success; any other value is an owned
+ *    error object carrying a code and a message that names the input position at fault
+ *    ("model.mlir:12:7: ..."). Free it with hr_status_free().
+ *  - Objects are created with an explicit allocator (NULL selects the malloc-based default) and are
+ *    owned by the caller until passed to the matching *_free function.
+ */
+#ifndef HLORUN_HLORUN_H
+#define HLORUN_HLORUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HLORUN_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Status                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum hr_code {
+  HR_OK = 0,
+  HR_INVALID_ARGUMENT, /* caller passed something unusable */
+  HR_PARSE_ERROR,      /* malformed program text or file */
+  HR_VERIFY_ERROR,     /* well-formed but semantically invalid program (types, shapes, attributes) */
+  HR_UNIMPLEMENTED,    /* valid input using a feature hlorun does not support yet */
+  HR_OUT_OF_MEMORY,    /* an allocation failed */
+  HR_RESOURCE_EXHAUSTED, /* a configured limit (tensor size, nesting, iterations) was exceeded */
+  HR_IO_ERROR,         /* reading or writing a file failed */
+  HR_NOT_FOUND,        /* a named thing (function, file, input) does not exist */
+  HR_OUT_OF_RANGE,     /* a runtime value is outside its valid range */
+  HR_CHECK_FAILED,     /* a check.* assertion in the program failed */
+  HR_INTERNAL,         /* a bug in hlorun */
+} hr_code;
+
+typedef struct hr_status_s *hr_status; /* NULL == success */
+
+/* Creates an error status with a printf-style message. Never returns NULL for code != HR_OK; when
+ * memory is exhausted a static out-of-memory status is returned (hr_status_free ignores it). */
+hr_status hr_error(hr_code code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+hr_code hr_status_code(hr_status s);
+const char *hr_status_message(hr_status s); /* "" for success */
+const char *hr_code_name(hr_code code);     /* "INVALID_ARGUMENT", ... */
+void hr_status_free(hr_status s);
+/* Returns a new status whose message is "<prefix>: <old message>", freeing `s`. */
+hr_status hr_status_wrap(hr_status s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Evaluates `expr` (an hr_status expression) and returns it from the enclosing function on error. */
+#define HR_TRY(expr)                                                                               \
+  do {                                                                                             \
+    hr_status hr_try_status_ = (expr);                                                             \
+    if (hr_try_status_) return hr_try_status_;                                                     \
+  } while (0)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Allocator                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct hr_allocator {
+  /* Returns `size` bytes aligned to `align` (a power of two <= 4096) or NULL. */
+  void *(*alloc)(void *ctx, size_t size, size_t align);
+  void (*free)(void *ctx, void *ptr);
+  void *ctx;
+} hr_allocator;
+
+/* The malloc/free allocator. A constant object: it holds no state. */
+const hr_allocator *hr_default_allocator(void);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Element types                                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* In-memory layout: i1 is one byte (0 or 1); i2/i4 and ui2/ui4 use one byte each, sign- or
+ * zero-extended; f16/bf16 are IEEE/bfloat16 bit patterns in uint16_t; complex types are (re, im)
+ * pairs of f32/f64. All multi-byte values are in host (little-endian) order. */
+typedef enum hr_dtype {
+  HR_DTYPE_INVALID = 0,
+  HR_I1,
+  HR_I2,
+  HR_I4,
+  HR_I8,
+  HR_I16,
+  HR_I32,
+  HR_I64,
+  HR_U2,
+  HR_U4,
+  HR_U8,
+  HR_U16,
+  HR_U32,
+  HR_U64,
+  HR_F16,
+  HR_BF16,
+  HR_F32,
+  HR_F64,
+  HR_C64,
+  HR_C128,
+  HR_DTYPE_COUNT
+} hr_dtype;
+
+const char *hr_dtype_name(hr_dtype t); /* MLIR spelling: "i1", "ui8", "bf16", "complex<f32>" */
+size_t hr_dtype_size(hr_dtype t);      /* bytes per element in memory */
+bool hr_dtype_is_float(hr_dtype t);    /* f16, bf16, f32, f64 */
+bool hr_dtype_is_complex(hr_dtype t);
+bool hr_dtype_is_signed_int(hr_dtype t);   /* i2..i64 (not i1) */
+bool hr_dtype_is_unsigned_int(hr_dtype t); /* ui2..ui64 */
+int hr_dtype_bits(hr_dtype t);             /* logical bit width: 1 for i1, 4 for i4, 64 for c64 ... */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Tensors (host buffers)                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+#define HR_MAX_RANK 16
+#define HR_DYNAMIC (-1) /* a dimension of unknown size ('?') */
+
+typedef struct hr_shape {
+  int rank;
+  int64_t dims[HR_MAX_RANK];
+} hr_shape;
+
+/* A dense row-major host tensor. `data` is owned by the tensor (allocated with `allocator`). */
+typedef struct hr_tensor {
+  hr_dtype dtype;
+  hr_shape shape;
+  void *data;
+  size_t nbytes;
+  const hr_allocator *allocator;
+} hr_tensor;
+
+/* Number of elements; 0 with an error when the product overflows int64 or a dim is dynamic. */
+hr_status hr_shape_num_elements(const hr_shape *shape, int64_t *out);
+/* Allocates a zero-filled tensor. Fails cleanly on overflow or when the size exceeds `max_bytes`
+ * (0 means no limit beyond what fits in size_t). */
+hr_status hr_tensor_create(const hr_allocator *a, hr_dtype dtype, const hr_shape *shape,
+                           size_t max_bytes, hr_tensor **out);
+void hr_tensor_free(hr_tensor *t);
+int64_t hr_tensor_num_elements(const hr_tensor *t);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Programs                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct hr_module hr_module; /* a parsed and verified StableHLO module */
+
+typedef struct hr_parse_options {
+  const hr_allocator *allocator; /* NULL: default */
+  size_t max_constant_bytes;     /* largest dense constant accepted; 0: 4 GiB */
+  int max_nesting;               /* region / attribute nesting bound; 0: 256 */
+} hr_parse_options;
+
+/* Parses StableHLO text (the form `jax.jit(f).lower(x).as_text()` prints). `filename` is used in
+ * error messages only. The module is verified; errors name file:line:col. */
+hr_status hr_module_parse(const char *filename, const char *text, size_t len,
+                          const hr_parse_options *opts, hr_module **out);
+/* Reads and parses a file. */
+hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, hr_module **out);
+void hr_module_free(hr_module *m);
+/* Prints the module as StableHLO text that parses back to an equal module. */
+hr_status hr_module_print(const hr_module *m, FILE *out);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Execution (reference interpreter)                                                               */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct hr_run_options {
+  const hr_allocator *allocator; /* allocator for intermediate and result tensors; NULL: default */
+  size_t max_tensor_bytes;       /* largest single intermediate tensor; 0: 4 GiB */
+  int64_t max_while_iterations;  /* bound on each stablehlo.while; 0: 1e9 */
+  int num_threads;               /* 0: number of online CPUs */
+  bool run_checks;               /* evaluate check.* custom calls (otherwise they are skipped) */
+} hr_run_options;
+
+/* Runs function `fn_name` (usually "main") with `inputs`. On success *outputs is an array of
+ * *num_outputs tensors, each owned by the caller, and the array itself is freed with
+ * hr_tensors_free(). A failing check.* call returns HR_CHECK_FAILED naming the op's position. */
+hr_status hr_module_run(const hr_module *m, const char *fn_name, hr_tensor *const *inputs,
+                        int num_inputs, const hr_run_options *opts, hr_tensor ***outputs,
+                        int *num_outputs);
+void hr_tensors_free(hr_tensor **tensors, int n);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* NumPy .npy files                                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+hr_status hr_npy_read_file(const char *path, const hr_allocator *a, size_t max_bytes,
+                           hr_tensor **out);
+hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a, size_t max_bytes,
+                             hr_tensor **out);
+hr_status hr_npy_write_file(const char *path, const hr_tensor *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HLORUN_HLORUN_H */

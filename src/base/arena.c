@@ -1,0 +1,78 @@
+#include "base/arena.h"
+
+#include <stdint.h>
+#include <string.h>
+
+struct hr_arena_chunk {
+  hr_arena_chunk *next;
+  size_t capacity; /* bytes in data[] */
+  size_t used;
+  _Alignas(64) unsigned char data[];
+};
+
+enum { ARENA_MIN_CHUNK = 64 * 1024 };
+
+void hr_arena_init(hr_arena *arena, const hr_allocator *allocator) {
+  arena->allocator = allocator ? allocator : hr_default_allocator();
+  arena->chunks = NULL;
+  arena->used_bytes = 0;
+}
+
+void hr_arena_release(hr_arena *arena) {
+  hr_arena_chunk *c = arena->chunks;
+  while (c) {
+    hr_arena_chunk *next = c->next;
+    arena->allocator->free(arena->allocator->ctx, c);
+    c = next;
+  }
+  arena->chunks = NULL;
+  arena->used_bytes = 0;
+}
+
+void *hr_arena_alloc(hr_arena *arena, size_t size, size_t align) {
+  if (align == 0) align = 1;
+  hr_arena_chunk *c = arena->chunks;
+  if (c) {
+    size_t off = (c->used + align - 1) & ~(align - 1);
+    if (off <= c->capacity && size <= c->capacity - off) {
+      c->used = off + size;
+      arena->used_bytes += size;
+      return c->data + off;
+    }
+  }
+  /* New chunk: large requests get a chunk of their own, small ones share a 64 KiB chunk. */
+  if (size > SIZE_MAX - sizeof(hr_arena_chunk) - 64) return NULL;
+  size_t cap = size < ARENA_MIN_CHUNK ? ARENA_MIN_CHUNK : size;
+  c = arena->allocator->alloc(arena->allocator->ctx, sizeof(hr_arena_chunk) + cap, 64);
+  if (!c) return NULL;
+  c->capacity = cap;
+  c->used = size;
+  if (arena->chunks && size >= ARENA_MIN_CHUNK) {
+    /* Keep the partially used chunk in front so small allocations keep filling it. */
+    c->next = arena->chunks->next;
+    arena->chunks->next = c;
+  } else {
+    c->next = arena->chunks;
+    arena->chunks = c;
+  }
+  arena->used_bytes += size;
+  return c->data;
+}
+
+void *hr_arena_calloc(hr_arena *arena, size_t n, size_t size, size_t align) {
+  if (size != 0 && n > SIZE_MAX / size) return NULL;
+  void *p = hr_arena_alloc(arena, n * size, align);
+  if (p) memset(p, 0, n * size);
+  return p;
+}
+
+char *hr_arena_strndup(hr_arena *arena, const char *s, size_t len) {
+  if (len == SIZE_MAX) return NULL;
+  char *p = hr_arena_alloc(arena, len + 1, 1);
+  if (!p) return NULL;
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *hr_arena_strdup(hr_arena *arena, const char *s) { return hr_arena_strndup(arena, s, strlen(s)); }

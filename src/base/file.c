@@ -1,0 +1,66 @@
+#include "base/file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+hr_status hr_read_file(const char *path, const hr_allocator *a, size_t max_bytes, char **data,
+                       size_t *len) {
+  *data = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return hr_error(errno == ENOENT ? HR_NOT_FOUND : HR_IO_ERROR, "%s: %s", path, strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+    fclose(f);
+    return hr_error(HR_IO_ERROR, "%s: not a regular file", path);
+  }
+  if ((unsigned long long)st.st_size > max_bytes) {
+    fclose(f);
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: file is %lld bytes, more than the limit of %zu",
+                    path, (long long)st.st_size, max_bytes);
+  }
+  size_t size = (size_t)st.st_size;
+  char *buf = a->alloc(a->ctx, size + 1, 16);
+  if (!buf) {
+    fclose(f);
+    return hr_error(HR_OUT_OF_MEMORY, "%s: cannot allocate %zu bytes", path, size + 1);
+  }
+  size_t got = size ? fread(buf, 1, size, f) : 0;
+  int err = ferror(f);
+  fclose(f);
+  if (got != size || err) {
+    a->free(a->ctx, buf);
+    return hr_error(HR_IO_ERROR, "%s: short read (%zu of %zu bytes)", path, got, size);
+  }
+  buf[size] = '\0';
+  *data = buf;
+  *len = size;
+  return NULL;
+}
+
+hr_status hr_write_file(const char *path, const void *data, size_t len) {
+  size_t plen = strlen(path);
+  char *tmp = malloc(plen + 32);
+  if (!tmp) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) {
+    hr_status s = hr_error(HR_IO_ERROR, "%s: %s", tmp, strerror(errno));
+    free(tmp);
+    return s;
+  }
+  size_t put = len ? fwrite(data, 1, len, f) : 0;
+  int err = fclose(f);
+  if (put != len || err != 0 || rename(tmp, path) != 0) {
+    hr_status s = hr_error(HR_IO_ERROR, "%s: write failed: %s", path, strerror(errno));
+    remove(tmp);
+    free(tmp);
+    return s;
+  }
+  free(tmp);
+  return NULL;
+}

@@ -1,0 +1,77 @@
+#include "base/numeric.h"
+
+#include <math.h>
+
+float hr_f16_to_f32(uint16_t h) {
+  uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1fu;
+  uint32_t man = h & 0x3ffu;
+  uint32_t u;
+  if (exp == 0x1f) {
+    u = sign | 0x7f800000u | (man << 13); /* inf / NaN (payload kept) */
+  } else if (exp != 0) {
+    u = sign | ((exp + 112) << 23) | (man << 13);
+  } else if (man == 0) {
+    u = sign;
+  } else {
+    /* Subnormal: value = man * 2^-24, exactly representable in f32. */
+    float v = (float)man * 0x1p-24f;
+    u = sign | hr_f32_bits(v);
+  }
+  return hr_bits_f32(u);
+}
+
+/* Rounds a finite or infinite double to binary16 (RNE). Shared by the f32 and f64 entry points:
+ * every f32 is exactly representable as a double, so there is no double rounding. */
+static uint16_t round_to_f16(double d) {
+  uint64_t u = hr_f64_bits(d);
+  uint16_t sign = (uint16_t)((u >> 48) & 0x8000u);
+  if (isnan(d)) return (uint16_t)(sign | 0x7e00u | ((u >> 42) & 0x1ffu));
+  double a = fabs(d);
+  if (a >= 65520.0) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
+  if (a < 0x1p-14) {
+    /* Subnormal range: quantum is 2^-24. nearbyint uses the current mode, which is RNE. */
+    double q = nearbyint(a * 0x1p24);
+    return (uint16_t)(sign | (uint16_t)q); /* q == 1024 yields the smallest normal, correctly */
+  }
+  int e;
+  double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+  /* binary16 normal: a = 1.f * 2^(e-1), 10 fraction bits. */
+  double scaled = nearbyint(m * 2048.0); /* in [1024, 2048] */
+  int exp16 = e - 1 + 15;
+  if (scaled >= 2048.0) {
+    scaled /= 2.0;
+    exp16 += 1;
+  }
+  if (exp16 >= 31) return (uint16_t)(sign | 0x7c00u);
+  return (uint16_t)(sign | (uint16_t)(exp16 << 10) | ((uint16_t)scaled & 0x3ffu));
+}
+
+uint16_t hr_f32_to_f16(float f) { return round_to_f16((double)f); }
+
+uint16_t hr_f64_to_f16(double d) { return round_to_f16(d); }
+
+uint16_t hr_f64_to_bf16(double d) {
+  if (isnan(d)) {
+    uint64_t u = hr_f64_bits(d);
+    return (uint16_t)(((u >> 48) & 0x8000u) | 0x7fc0u);
+  }
+  /* Round to the nearest bf16 directly: keep 8 significant bits from the double. */
+  double a = fabs(d);
+  uint16_t sign = signbit(d) ? 0x8000u : 0;
+  if (a == 0.0 || isinf(a)) return (uint16_t)(sign | (isinf(a) ? 0x7f80u : 0));
+  if (a < 0x1p-126) {
+    double q = nearbyint(a * 0x1p133); /* subnormal quantum 2^-133 */
+    return (uint16_t)(sign | (uint16_t)q);
+  }
+  int e;
+  double m = frexp(a, &e);
+  double scaled = nearbyint(m * 256.0); /* [128, 256] */
+  int exp8 = e - 1 + 127;
+  if (scaled >= 256.0) {
+    scaled /= 2.0;
+    exp8 += 1;
+  }
+  if (exp8 >= 255) return (uint16_t)(sign | 0x7f80u);
+  return (uint16_t)(sign | (uint16_t)(exp8 << 7) | ((uint16_t)scaled & 0x7fu));
+}

@@ -1,0 +1,354 @@
+/* Core IR helpers: the op table, type and attribute utilities, errors. */
+#include "ir/ir.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/strbuf.h"
+
+typedef struct op_info {
+  const char *name;
+  unsigned flags;
+} op_info;
+
+static const op_info op_table[HR_OP_COUNT] = {
+#define HR_OP(id, name, flags) [HR_OP_##id] = {name, flags},
+#include "ir/ops.def"
+#undef HR_OP
+};
+
+const char *hr_opcode_name(hr_opcode code) {
+  return (unsigned)code < HR_OP_COUNT ? op_table[code].name : "<invalid op>";
+}
+
+unsigned hr_opcode_flags(hr_opcode code) {
+  return (unsigned)code < HR_OP_COUNT ? op_table[code].flags : 0;
+}
+
+hr_opcode hr_opcode_lookup(const char *name, size_t len) {
+  if (len == 4 && memcmp(name, "call", 4) == 0) return HR_OP_FUNC_CALL;
+  if (len == 6 && memcmp(name, "return", 6) == 0) return HR_OP_FUNC_RETURN;
+  for (int i = 0; i < HR_OP_COUNT; i++) {
+    const char *n = op_table[i].name;
+    if (strlen(n) == len && memcmp(n, name, len) == 0) return (hr_opcode)i;
+  }
+  return HR_OP_COUNT;
+}
+
+/* ---- types ---- */
+
+bool hr_type_equal(const hr_type *a, const hr_type *b) {
+  if (a->kind != b->kind) return false;
+  switch (a->kind) {
+    case HR_TYPE_TOKEN: return true;
+    case HR_TYPE_TUPLE:
+      if (a->n_elems != b->n_elems) return false;
+      for (int i = 0; i < a->n_elems; i++)
+        if (!hr_type_equal(&a->elems[i], &b->elems[i])) return false;
+      return true;
+    case HR_TYPE_TENSOR:
+      if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return false;
+      for (int i = 0; i < a->shape.rank; i++)
+        if (a->shape.dims[i] != b->shape.dims[i]) return false;
+      return true;
+  }
+  return false;
+}
+
+bool hr_type_is_static(const hr_type *t) {
+  if (t->kind != HR_TYPE_TENSOR) return false;
+  for (int i = 0; i < t->shape.rank; i++)
+    if (t->shape.dims[i] < 0) return false;
+  return true;
+}
+
+bool hr_type_compatible(const hr_type *a, const hr_type *b) {
+  if (a->kind != b->kind) return false;
+  if (a->kind == HR_TYPE_TUPLE) {
+    if (a->n_elems != b->n_elems) return false;
+    for (int i = 0; i < a->n_elems; i++)
+      if (!hr_type_compatible(&a->elems[i], &b->elems[i])) return false;
+    return true;
+  }
+  if (a->kind != HR_TYPE_TENSOR) return true;
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return false;
+  for (int i = 0; i < a->shape.rank; i++) {
+    int64_t x = a->shape.dims[i], y = b->shape.dims[i];
+    if (x >= 0 && y >= 0 && x != y) return false;
+  }
+  return true;
+}
+
+hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims) {
+  hr_type t;
+  memset(&t, 0, sizeof t);
+  t.kind = HR_TYPE_TENSOR;
+  t.dtype = dtype;
+  t.shape.rank = rank;
+  for (int i = 0; i < rank && i < HR_MAX_RANK; i++) t.shape.dims[i] = dims[i];
+  return t;
+}
+
+/* ---- attributes ---- */
+
+static bool named_attrs_equal(int n, const hr_named_attr *a, int m, const hr_named_attr *b) {
+  if (n != m) return false;
+  for (int i = 0; i < n; i++)
+    if (strcmp(a[i].name, b[i].name) != 0 || !hr_attr_equal(a[i].value, b[i].value)) return false;
+  return true;
+}
+
+static size_t dense_elem_size(const hr_attr *a) { return hr_dtype_size(a->u.dense.type.dtype); }
+
+bool hr_attr_equal(const hr_attr *a, const hr_attr *b) {
+  if (a == b) return true;
+  if (!a || !b || a->kind != b->kind) return false;
+  switch (a->kind) {
+    case HR_ATTR_UNIT: return true;
+    case HR_ATTR_BOOL: return a->u.b == b->u.b;
+    case HR_ATTR_INT:
+      return a->u.i.value == b->u.i.value && a->u.i.dtype == b->u.i.dtype &&
+             a->u.i.is_index == b->u.i.is_index;
+    case HR_ATTR_FLOAT:
+      return a->u.f.dtype == b->u.f.dtype &&
+             memcmp(&a->u.f.value, &b->u.f.value, sizeof(double)) == 0;
+    case HR_ATTR_STRING:
+    case HR_ATTR_SYMBOL:
+      return a->u.str.len == b->u.str.len && memcmp(a->u.str.data, b->u.str.data, a->u.str.len) == 0;
+    case HR_ATTR_TYPE: return hr_type_equal(&a->u.type, &b->u.type);
+    case HR_ATTR_ARRAY:
+      if (a->u.array.n != b->u.array.n) return false;
+      for (int i = 0; i < a->u.array.n; i++)
+        if (!hr_attr_equal(a->u.array.items[i], b->u.array.items[i])) return false;
+      return true;
+    case HR_ATTR_DENSE_ARRAY:
+      if (a->u.dense_array.dtype != b->u.dense_array.dtype || a->u.dense_array.n != b->u.dense_array.n)
+        return false;
+      for (int64_t i = 0; i < a->u.dense_array.n; i++) {
+        if (a->u.dense_array.ints && a->u.dense_array.ints[i] != b->u.dense_array.ints[i]) return false;
+        if (a->u.dense_array.floats &&
+            memcmp(&a->u.dense_array.floats[i], &b->u.dense_array.floats[i], sizeof(double)) != 0)
+          return false;
+      }
+      return true;
+    case HR_ATTR_DENSE: {
+      if (!hr_type_equal(&a->u.dense.type, &b->u.dense.type)) return false;
+      /* A splat equals a full tensor holding the same element everywhere. */
+      int64_t n;
+      hr_status s = hr_shape_num_elements(&a->u.dense.type.shape, &n);
+      if (s) {
+        hr_status_free(s);
+        return false;
+      }
+      size_t es = dense_elem_size(a);
+      if (!a->u.dense.splat && !b->u.dense.splat)
+        return a->u.dense.nbytes == b->u.dense.nbytes &&
+               memcmp(a->u.dense.data, b->u.dense.data, a->u.dense.nbytes) == 0;
+      for (int64_t i = 0; i < n; i++)
+        if (memcmp(hr_dense_element(a, i), hr_dense_element(b, i), es) != 0) return false;
+      return true;
+    }
+    case HR_ATTR_DICT:
+      return named_attrs_equal(a->u.dict.n, a->u.dict.entries, b->u.dict.n, b->u.dict.entries);
+    case HR_ATTR_ENUM:
+      return strcmp(a->u.enm.dialect, b->u.enm.dialect) == 0 &&
+             strcmp(a->u.enm.name, b->u.enm.name) == 0 && strcmp(a->u.enm.value, b->u.enm.value) == 0;
+    case HR_ATTR_STRUCT:
+      return strcmp(a->u.strct.name, b->u.strct.name) == 0 &&
+             named_attrs_equal(a->u.strct.n, a->u.strct.fields, b->u.strct.n, b->u.strct.fields);
+  }
+  return false;
+}
+
+const hr_attr *hr_attr_field(const hr_attr *a, const char *name) {
+  if (!a) return NULL;
+  int n;
+  const hr_named_attr *e;
+  if (a->kind == HR_ATTR_DICT) {
+    n = a->u.dict.n;
+    e = a->u.dict.entries;
+  } else if (a->kind == HR_ATTR_STRUCT) {
+    n = a->u.strct.n;
+    e = a->u.strct.fields;
+  } else {
+    return NULL;
+  }
+  for (int i = 0; i < n; i++)
+    if (strcmp(e[i].name, name) == 0) return e[i].value;
+  return NULL;
+}
+
+const void *hr_dense_element(const hr_attr *a, int64_t i) {
+  const unsigned char *d = a->u.dense.data;
+  return a->u.dense.splat ? d : d + (size_t)i * dense_elem_size(a);
+}
+
+/* Reads one integer element of the given type from memory. */
+static bool load_int(hr_dtype t, const void *p, int64_t *out) {
+  switch (t) {
+    case HR_I1: case HR_U2: case HR_U4: case HR_U8: *out = *(const uint8_t *)p; return true;
+    case HR_I2: case HR_I4: case HR_I8: *out = *(const int8_t *)p; return true;
+    case HR_I16: *out = *(const int16_t *)p; return true;
+    case HR_U16: *out = *(const uint16_t *)p; return true;
+    case HR_I32: *out = *(const int32_t *)p; return true;
+    case HR_U32: *out = *(const uint32_t *)p; return true;
+    case HR_I64: case HR_U64: memcpy(out, p, 8); return true;
+    default: return false;
+  }
+}
+
+hr_status hr_attr_to_i64_list(const hr_attr *a, int64_t *out, int cap, int *n) {
+  *n = 0;
+  switch (a->kind) {
+    case HR_ATTR_ARRAY:
+      if (a->u.array.n > cap) return hr_error(HR_VERIFY_ERROR, "list of %d integers exceeds %d", a->u.array.n, cap);
+      for (int i = 0; i < a->u.array.n; i++) {
+        const hr_attr *it = a->u.array.items[i];
+        if (it->kind != HR_ATTR_INT) return hr_error(HR_VERIFY_ERROR, "expected a list of integers");
+        out[i] = it->u.i.value;
+      }
+      *n = a->u.array.n;
+      return NULL;
+    case HR_ATTR_DENSE_ARRAY:
+      if (!a->u.dense_array.ints) return hr_error(HR_VERIFY_ERROR, "expected an integer array");
+      if (a->u.dense_array.n > cap)
+        return hr_error(HR_VERIFY_ERROR, "list of %lld integers exceeds %d", (long long)a->u.dense_array.n, cap);
+      for (int64_t i = 0; i < a->u.dense_array.n; i++) out[i] = a->u.dense_array.ints[i];
+      *n = (int)a->u.dense_array.n;
+      return NULL;
+    case HR_ATTR_DENSE: {
+      if (a->u.dense.type.shape.rank > 1) return hr_error(HR_VERIFY_ERROR, "expected a 1-D integer tensor");
+      int64_t cnt = a->u.dense.type.shape.rank == 0 ? 1 : a->u.dense.type.shape.dims[0];
+      if (cnt > cap) return hr_error(HR_VERIFY_ERROR, "list of %lld integers exceeds %d", (long long)cnt, cap);
+      for (int64_t i = 0; i < cnt; i++)
+        if (!load_int(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i]))
+          return hr_error(HR_VERIFY_ERROR, "expected an integer tensor");
+      *n = (int)cnt;
+      return NULL;
+    }
+    default:
+      return hr_error(HR_VERIFY_ERROR, "expected a list of integers");
+  }
+}
+
+hr_status hr_attr_to_i64(const hr_attr *a, int64_t *out) {
+  if (a->kind == HR_ATTR_INT) {
+    *out = a->u.i.value;
+    return NULL;
+  }
+  if (a->kind == HR_ATTR_BOOL) {
+    *out = a->u.b;
+    return NULL;
+  }
+  int64_t buf[1];
+  int n;
+  HR_TRY(hr_attr_to_i64_list(a, buf, 1, &n));
+  if (n != 1) return hr_error(HR_VERIFY_ERROR, "expected one integer");
+  *out = buf[0];
+  return NULL;
+}
+
+/* ---- ops, functions, modules ---- */
+
+hr_func *hr_module_find_func(const hr_module *m, const char *name) {
+  for (int i = 0; i < m->n_funcs; i++)
+    if (strcmp(m->funcs[i]->name, name) == 0) return m->funcs[i];
+  return NULL;
+}
+
+const hr_attr *hr_op_attr(const hr_op *op, const char *name) {
+  for (int i = 0; i < op->n_attrs; i++)
+    if (strcmp(op->attrs[i].name, name) == 0) return op->attrs[i].value;
+  return NULL;
+}
+
+hr_status hr_op_error(const hr_op *op, hr_code code, const char *fmt, ...) {
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *file = op->loc.file ? op->loc.file : "<input>";
+  if (op->debug_loc)
+    return hr_error(code, "%s:%u:%u: %s (at %s): %s", file, op->loc.line, op->loc.col,
+                    hr_opcode_name(op->code), op->debug_loc, msg);
+  return hr_error(code, "%s:%u:%u: %s: %s", file, op->loc.line, op->loc.col, hr_opcode_name(op->code), msg);
+}
+
+hr_status hr_op_attr_i64(const hr_op *op, const char *name, int64_t *out) {
+  const hr_attr *a = hr_op_attr(op, name);
+  if (!a) return hr_op_error(op, HR_VERIFY_ERROR, "missing attribute '%s'", name);
+  hr_status s = hr_attr_to_i64(a, out);
+  if (s) {
+    hr_status_free(s);
+    return hr_op_error(op, HR_VERIFY_ERROR, "attribute '%s' must be an integer", name);
+  }
+  return NULL;
+}
+
+hr_status hr_op_attr_i64_list_opt(const hr_op *op, const char *name, int64_t *out, int cap, int *n) {
+  *n = 0;
+  const hr_attr *a = hr_op_attr(op, name);
+  if (!a) return NULL;
+  hr_status s = hr_attr_to_i64_list(a, out, cap, n);
+  if (s) {
+    hr_status e = hr_op_error(op, HR_VERIFY_ERROR, "attribute '%s': %s", name, hr_status_message(s));
+    hr_status_free(s);
+    return e;
+  }
+  return NULL;
+}
+
+hr_status hr_op_attr_i64_list(const hr_op *op, const char *name, int64_t *out, int cap, int *n) {
+  if (!hr_op_attr(op, name)) return hr_op_error(op, HR_VERIFY_ERROR, "missing attribute '%s'", name);
+  return hr_op_attr_i64_list_opt(op, name, out, cap, n);
+}
+
+const char *hr_op_attr_enum(const hr_op *op, const char *name) {
+  const hr_attr *a = hr_op_attr(op, name);
+  return a && a->kind == HR_ATTR_ENUM ? a->u.enm.value : NULL;
+}
+
+hr_status hr_module_new(const hr_allocator *a, const char *filename, hr_module **out) {
+  *out = NULL;
+  if (!a) a = hr_default_allocator();
+  hr_arena arena;
+  hr_arena_init(&arena, a);
+  hr_module *m = HR_ARENA_NEW(&arena, hr_module);
+  if (!m) {
+    hr_arena_release(&arena);
+    return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  m->arena = arena;
+  m->filename = hr_arena_strdup(&m->arena, filename ? filename : "<input>");
+  if (!m->filename) {
+    hr_arena local = m->arena;
+    hr_arena_release(&local);
+    return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  *out = m;
+  return NULL;
+}
+
+void hr_module_free(hr_module *m) {
+  if (!m) return;
+  hr_arena arena = m->arena; /* the module itself lives in its arena */
+  hr_arena_release(&arena);
+}
+
+hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind) {
+  hr_attr *a = HR_ARENA_NEW(&m->arena, hr_attr);
+  if (a) a->kind = kind;
+  return a;
+}
+
+hr_status hr_module_print(const hr_module *m, FILE *out) {
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  hr_status s = hr_module_print_to(m, &sb);
+  if (!s && sb.len && fwrite(sb.data, 1, sb.len, out) != sb.len)
+    s = hr_error(HR_IO_ERROR, "writing the module text failed");
+  hr_strbuf_free(&sb);
+  return s;
+}

@@ -1,0 +1,287 @@
+/*
+ * The in-memory StableHLO IR.
+ *
+ * A module owns an arena; every node below (functions, ops, values, attributes, strings, constant
+ * data) lives in it and is freed with the module. The structure mirrors MLIR's:
+ *
+ *   module -> functions -> body block -> ops -> regions (one block each) -> ops ...
+ *
+ * Op attributes are stored in MLIR's canonical (generic-form) names whatever syntax they were
+ * written in: `stablehlo.broadcast_in_dim %x, dims = [0]` and
+ * `"stablehlo.broadcast_in_dim"(%x) <{broadcast_dimensions = array<i64: 0>}>` parse to the same op.
+ * The attribute names follow the StableHLO spec (docs/spec.md) and MLIR's generic printing:
+ *   compare: comparison_direction (ENUM), compare_type (ENUM, optional)
+ *   broadcast_in_dim: broadcast_dimensions; transpose: permutation; iota: iota_dimension;
+ *   slice: start_indices, limit_indices, strides; concatenate: dimension; reduce: dimensions;
+ *   pad: edge_padding_low, edge_padding_high, interior_padding; reverse: dimensions;
+ *   dynamic_slice: slice_sizes; dot_general: dot_dimension_numbers (STRUCT "stablehlo.dot"),
+ *   precision_config; convolution: dimension_numbers (STRUCT "stablehlo.conv"), window_strides,
+ *   padding, lhs_dilation, rhs_dilation, window_reversal, feature_group_count,
+ *   batch_group_count; custom_call: call_target_name, has_side_effect, backend_config, ...
+ *   func.call: callee (SYMBOL).
+ */
+#ifndef HLORUN_IR_IR_H
+#define HLORUN_IR_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "hlorun/hlorun.h"
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Operation codes                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  HR_OPF_ELEMENTWISE = 1 << 0, /* result[i] depends on operand[i] only */
+  HR_OPF_UNARY = 1 << 1,       /* one operand, one result */
+  HR_OPF_BINARY = 1 << 2,      /* two operands, one result */
+  HR_OPF_TERMINATOR = 1 << 3,  /* ends a block: func.return, stablehlo.return */
+  HR_OPF_HAS_REGIONS = 1 << 4, /* carries nested regions */
+  HR_OPF_SIDE_EFFECT = 1 << 5, /* must not be removed even if its results are unused */
+};
+
+typedef enum hr_opcode {
+#define HR_OP(id, name, flags) HR_OP_##id,
+#include "ir/ops.def"
+#undef HR_OP
+  HR_OP_COUNT
+} hr_opcode;
+
+const char *hr_opcode_name(hr_opcode code); /* "stablehlo.add" */
+unsigned hr_opcode_flags(hr_opcode code);
+/* Looks an op name up; returns HR_OP_COUNT when unknown. Accepts "func.call" and "call" alike
+ * ("return" and "call" are func ops written without the dialect prefix). */
+hr_opcode hr_opcode_lookup(const char *name, size_t len);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Locations                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A position in the parsed text (1-based line and column). */
+typedef struct hr_loc {
+  const char *file; /* the name given to the parser */
+  uint32_t line;
+  uint32_t col;
+} hr_loc;
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Types                                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum hr_type_kind {
+  HR_TYPE_TENSOR = 0, /* tensor<2x?xf32>; rank 0 for tensor<f32> */
+  HR_TYPE_TOKEN,      /* !stablehlo.token */
+  HR_TYPE_TUPLE,      /* tuple<...> */
+} hr_type_kind;
+
+typedef struct hr_type {
+  hr_type_kind kind;
+  hr_dtype dtype;  /* TENSOR only */
+  hr_shape shape;  /* TENSOR only; dims[i] == HR_DYNAMIC for '?' */
+  int n_elems;     /* TUPLE only */
+  struct hr_type *elems; /* TUPLE only (arena) */
+} hr_type;
+
+bool hr_type_equal(const hr_type *a, const hr_type *b);
+bool hr_type_is_static(const hr_type *t); /* a tensor with no dynamic dimension */
+/* Same element type and rank, and every dimension pair equal or at least one dynamic. */
+bool hr_type_compatible(const hr_type *a, const hr_type *b);
+hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Attributes                                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum hr_attr_kind {
+  HR_ATTR_UNIT,        /* `unit`, or a bare name in an attribute dictionary */
+  HR_ATTR_BOOL,        /* true / false */
+  HR_ATTR_INT,         /* 3 : i64 (dtype HR_DTYPE_INVALID when written without a type) */
+  HR_ATTR_FLOAT,       /* 1.5 : f32 (dtype HR_DTYPE_INVALID when untyped) */
+  HR_ATTR_STRING,      /* "text" (escapes decoded; may contain NUL bytes, see len) */
+  HR_ATTR_SYMBOL,      /* @name */
+  HR_ATTR_TYPE,        /* a type used as an attribute value */
+  HR_ATTR_ARRAY,       /* [a, b, ...] */
+  HR_ATTR_DENSE_ARRAY, /* array<i64: 1, 2>  (also array<i1: true>, array<f32: 1.0>) */
+  HR_ATTR_DENSE,       /* dense<...> : tensor<...> */
+  HR_ATTR_DICT,        /* {a = 1, b} */
+  HR_ATTR_ENUM,        /* #stablehlo<comparison_direction LT> */
+  HR_ATTR_STRUCT,      /* #stablehlo.dot<lhs_batching_dimensions = [0], ...> and friends */
+} hr_attr_kind;
+
+typedef struct hr_attr hr_attr;
+
+typedef struct hr_named_attr {
+  const char *name;
+  hr_attr *value;
+} hr_named_attr;
+
+struct hr_attr {
+  hr_attr_kind kind;
+  union {
+    bool b; /* BOOL */
+    struct {
+      int64_t value; /* unsigned types above INT64_MAX are stored as their two's complement bits */
+      hr_dtype dtype;
+      bool is_index; /* written `: index` */
+    } i;             /* INT */
+    struct {
+      double value;
+      hr_dtype dtype;
+    } f; /* FLOAT */
+    struct {
+      const char *data; /* NUL-terminated copy; may also contain embedded NULs */
+      size_t len;
+    } str;        /* STRING, SYMBOL (symbol name without '@') */
+    hr_type type; /* TYPE */
+    struct {
+      int n;
+      hr_attr **items;
+    } array; /* ARRAY */
+    struct {
+      hr_dtype dtype; /* element type named in array<T: ...> */
+      int64_t n;
+      int64_t *ints;  /* integer and i1 element types */
+      double *floats; /* float element types */
+    } dense_array;    /* DENSE_ARRAY */
+    struct {
+      hr_type type;     /* a static tensor type */
+      bool splat;       /* data holds a single element repeated over the shape */
+      const void *data; /* elements in the hr_dtype memory layout, row-major */
+      size_t nbytes;    /* bytes at data (one element when splat) */
+    } dense;            /* DENSE */
+    struct {
+      int n;
+      hr_named_attr *entries;
+    } dict; /* DICT */
+    struct {
+      const char *dialect; /* "stablehlo" */
+      const char *name;    /* "comparison_direction" */
+      const char *value;   /* "LT" */
+    } enm;                 /* ENUM */
+    struct {
+      const char *name; /* "stablehlo.dot", "stablehlo.gather", "stablehlo.conv", ... */
+      int n;
+      hr_named_attr *fields; /* canonical field names, e.g. lhs_batching_dimensions */
+    } strct;                 /* STRUCT */
+  } u;
+};
+
+/* Structural equality (used by the round-trip tests). */
+bool hr_attr_equal(const hr_attr *a, const hr_attr *b);
+/* Finds `name` in a DICT's entries or a STRUCT's fields; NULL when absent. */
+const hr_attr *hr_attr_field(const hr_attr *a, const char *name);
+/* Reads an integer list from an ARRAY of INTs, a DENSE_ARRAY, or a rank-0/1 integer DENSE.
+ * Fails when the attribute has another form or more than `cap` entries. */
+hr_status hr_attr_to_i64_list(const hr_attr *a, int64_t *out, int cap, int *n);
+/* Reads a scalar integer from INT, BOOL, or a one-element integer DENSE/DENSE_ARRAY. */
+hr_status hr_attr_to_i64(const hr_attr *a, int64_t *out);
+/* Returns element `i` of a DENSE attribute as a pointer into its data (handles splats). */
+const void *hr_dense_element(const hr_attr *a, int64_t i);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Values, ops, blocks, functions, modules                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct hr_op hr_op;
+typedef struct hr_block hr_block;
+typedef struct hr_func hr_func;
+
+typedef struct hr_value {
+  hr_type type;
+  uint32_t id;      /* dense index within the enclosing function, nested regions included */
+  hr_op *def;       /* defining op; NULL for a block argument */
+  hr_block *owner;  /* for block arguments: the block */
+  uint32_t index;   /* result index in def, or argument index in owner */
+  const char *name; /* SSA name as written, without '%' ("0", "arg1", "cst_0"); NULL if none */
+} hr_value;
+
+struct hr_block {
+  int n_args;
+  hr_value *args; /* array of n_args */
+  int n_ops;
+  hr_op **ops;       /* the last op is the terminator */
+  hr_op *parent_op;  /* op owning this block as a region; NULL for a function body */
+  hr_func *func;     /* the function this block belongs to (also for nested regions) */
+};
+
+struct hr_op {
+  hr_opcode code;
+  int n_operands;
+  hr_value **operands;
+  int n_results;
+  hr_value *results; /* array of n_results */
+  int n_attrs;
+  hr_named_attr *attrs; /* in the order parsed; names are unique */
+  int n_regions;
+  hr_block *regions; /* array of n_regions; each region is exactly one block */
+  hr_block *parent;  /* the block containing this op */
+  hr_loc loc;        /* where the op was written */
+  const char *debug_loc; /* the op's loc(...) as written, alias resolved (e.g. "\"a.py\":3:5"),
+                            or NULL */
+};
+
+struct hr_func {
+  const char *name; /* without '@' */
+  bool is_private;  /* sym_visibility = "private" */
+  int n_args;
+  int n_results;
+  hr_type *result_types;  /* n_results */
+  hr_attr **arg_attrs;    /* n_args DICT attributes or NULL entries (whole array may be NULL) */
+  hr_attr **result_attrs; /* n_results, likewise */
+  hr_attr *attrs;         /* DICT of other function attributes, or NULL */
+  hr_block body;          /* body.args are the parameters; body.n_args == n_args */
+  uint32_t n_values;      /* number of hr_value ids used in the function */
+  hr_loc loc;
+};
+
+struct hr_module {
+  hr_arena arena;
+  const char *filename;
+  const char *name; /* module @name, or NULL */
+  hr_attr *attrs;   /* DICT of module attributes (mhlo.num_partitions, ...) or NULL */
+  int n_funcs;
+  hr_func **funcs;
+};
+
+/* Finds a function by name (without '@'); NULL when absent. */
+hr_func *hr_module_find_func(const hr_module *m, const char *name);
+/* Finds an op attribute by name; NULL when absent. */
+const hr_attr *hr_op_attr(const hr_op *op, const char *name);
+
+/* Creates an error whose message starts with the op's position and name:
+ * "file.mlir:12:7: stablehlo.add: <message>". */
+hr_status hr_op_error(const hr_op *op, hr_code code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Typed attribute getters that report a missing or malformed attribute via hr_op_error. */
+hr_status hr_op_attr_i64(const hr_op *op, const char *name, int64_t *out);
+hr_status hr_op_attr_i64_list(const hr_op *op, const char *name, int64_t *out, int cap, int *n);
+/* Like hr_op_attr_i64_list, but an absent attribute yields `n == 0` and no error. */
+hr_status hr_op_attr_i64_list_opt(const hr_op *op, const char *name, int64_t *out, int cap, int *n);
+/* The `value` of an ENUM attribute (e.g. "LT"); NULL when absent or not an ENUM. */
+const char *hr_op_attr_enum(const hr_op *op, const char *name);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Building (used by the parser and by passes)                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Allocates an empty module with its own arena. */
+hr_status hr_module_new(const hr_allocator *a, const char *filename, hr_module **out);
+hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind); /* zeroed; NULL when out of memory */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Analysis entry points implemented in other files of src/ir                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Checks the module: SSA dominance, operand/result counts, attributes, and that each op's
+ * declared result types agree with the types inferred from its operands (infer.h).
+ * Errors name file:line:col of the op at fault. */
+hr_status hr_module_verify(const hr_module *m);
+
+/* Appends the module's text to `out` (a NUL-terminated hr_strbuf, see base/strbuf.h). */
+struct hr_strbuf;
+hr_status hr_module_print_to(const hr_module *m, struct hr_strbuf *out);
+
+#endif /* HLORUN_IR_IR_H */
