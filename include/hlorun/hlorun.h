@@ -177,6 +177,7 @@ typedef struct hr_run_options {
   int64_t max_while_iterations;  /* bound on each stablehlo.while; 0: 1e9 */
   int num_threads;               /* 0: number of online CPUs */
   bool run_checks;               /* evaluate check.* custom calls (otherwise they are skipped) */
+  int64_t *checks_passed;        /* optional out: number of check.* calls that passed */
 } hr_run_options;
 
 /* Runs function `fn_name` (usually "main") with `inputs`. On success *outputs is an array of

@@ -90,6 +90,31 @@ hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims) {
   return t;
 }
 
+void hr_type_print(hr_strbuf *sb, const hr_type *t) {
+  if (t->kind == HR_TYPE_TOKEN) {
+    hr_strbuf_puts(sb, "!stablehlo.token");
+    return;
+  }
+  if (t->kind == HR_TYPE_TUPLE) {
+    hr_strbuf_puts(sb, "tuple<");
+    for (int i = 0; i < t->n_elems; i++) {
+      if (i) hr_strbuf_puts(sb, ", ");
+      hr_type_print(sb, &t->elems[i]);
+    }
+    hr_strbuf_putc(sb, '>');
+    return;
+  }
+  hr_strbuf_puts(sb, "tensor<");
+  int rank = t->shape.rank < 0 ? 0 : t->shape.rank > HR_MAX_RANK ? HR_MAX_RANK : t->shape.rank;
+  for (int i = 0; i < rank; i++) {
+    if (t->shape.dims[i] < 0)
+      hr_strbuf_puts(sb, "?x");
+    else
+      hr_strbuf_printf(sb, "%lldx", (long long)t->shape.dims[i]);
+  }
+  hr_strbuf_printf(sb, "%s>", hr_dtype_name(t->dtype));
+}
+
 /* ---- attributes ---- */
 
 static bool named_attrs_equal(int n, const hr_named_attr *a, int m, const hr_named_attr *b) {

@@ -19,6 +19,18 @@
  *   padding, lhs_dilation, rhs_dilation, window_reversal, feature_group_count,
  *   batch_group_count; custom_call: call_target_name, has_side_effect, backend_config, ...
  *   func.call: callee (SYMBOL).
+ * Struct attributes (HR_ATTR_STRUCT) carry these fields; an absent list field means empty, an
+ * absent integer field 0:
+ *   "stablehlo.dot": lhs_batching_dimensions, rhs_batching_dimensions, lhs_contracting_dimensions,
+ *     rhs_contracting_dimensions
+ *   "stablehlo.gather": offset_dims, collapsed_slice_dims, operand_batching_dims,
+ *     start_indices_batching_dims, start_index_map, index_vector_dim
+ *   "stablehlo.scatter": update_window_dims, inserted_window_dims, input_batching_dims,
+ *     scatter_indices_batching_dims, scatter_dims_to_operand_dims, index_vector_dim
+ *   "stablehlo.conv": input_batch_dimension, input_feature_dimension, input_spatial_dimensions,
+ *     kernel_input_feature_dimension, kernel_output_feature_dimension, kernel_spatial_dimensions,
+ *     output_batch_dimension, output_feature_dimension, output_spatial_dimensions
+ * List fields are HR_ATTR_ARRAY of untyped HR_ATTR_INT; integer fields untyped HR_ATTR_INT.
  */
 #ifndef HLORUN_IR_IR_H
 #define HLORUN_IR_IR_H
@@ -89,6 +101,9 @@ bool hr_type_is_static(const hr_type *t); /* a tensor with no dynamic dimension 
 /* Same element type and rank, and every dimension pair equal or at least one dynamic. */
 bool hr_type_compatible(const hr_type *a, const hr_type *b);
 hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims);
+/* Appends the MLIR spelling of a type ("tensor<2x?xf32>", "!stablehlo.token", "tuple<...>"). */
+struct hr_strbuf;
+void hr_type_print(struct hr_strbuf *sb, const hr_type *t);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Attributes                                                                                      */
@@ -281,7 +296,6 @@ hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind); /* zeroed; NULL when out 
 hr_status hr_module_verify(const hr_module *m);
 
 /* Appends the module's text to `out` (a NUL-terminated hr_strbuf, see base/strbuf.h). */
-struct hr_strbuf;
 hr_status hr_module_print_to(const hr_module *m, struct hr_strbuf *out);
 
 #endif /* HLORUN_IR_IR_H */

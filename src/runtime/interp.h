@@ -26,7 +26,9 @@ typedef struct hr_interp hr_interp;
 
 /* Fills `results` (op->n_results tensors, already allocated with their concrete types and
  * zero-filled) from `operands` (op->n_operands tensors). Must not modify operands. Errors come from
- * hr_op_error(op, ...) so they name the op's position. */
+ * hr_op_error(op, ...) so they name the op's position. The control-flow kernels of interp.c
+ * (func.call, while, if, case) are the exception: they receive NULL results and store the tensors
+ * their region or callee returned. */
 typedef hr_status (*hr_kernel_fn)(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                                   hr_tensor **results);
 

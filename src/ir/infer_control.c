@@ -1,0 +1,208 @@
+/* Shape inference for control flow and ops whose results are given rather than computed: while,
+ * if, case, terminators, func.call / custom_call (declared types), constant, tuples, tokens,
+ * replica/partition ids, rng and rng_bit_generator. */
+#include <string.h>
+
+#include "ir/infer_internal.h"
+
+/* Merges two types that must agree (tensors dim by dim; other kinds must be compatible). */
+static hr_status merge_types(const hri_ctx *c, const hr_type *a, const hr_type *b, hr_type *out,
+                             const char *what) {
+  hri_tbuf b1, b2;
+  if (!hr_type_compatible(a, b))
+    return hri_err(c, "%s: types %s and %s differ", what, hri_type_str(a, &b1), hri_type_str(b, &b2));
+  *out = *a;
+  if (a->kind == HR_TYPE_TENSOR) HR_TRY(hri_shape_merge(c, &a->shape, &b->shape, &out->shape, what));
+  return NULL;
+}
+
+/* Checks that region `r` takes arguments compatible with operands [first, first + n). */
+static hr_status check_region_args(const hri_ctx *c, int r, int first, int n, const char *what) {
+  const hr_block *b = &c->op->regions[r];
+  if (b->n_args != n) return hri_err(c, "%s must take %d arguments, got %d", what, n, b->n_args);
+  for (int i = 0; i < n; i++) {
+    if (hr_type_compatible(&b->args[i].type, &c->in[first + i])) continue;
+    hri_tbuf b1, b2;
+    return hri_err(c, "%s argument #%d has type %s, but operand #%d has type %s", what, i,
+                   hri_type_str(&b->args[i].type, &b1), first + i, hri_type_str(&c->in[first + i], &b2));
+  }
+  return NULL;
+}
+
+hr_status hri_infer_while(const hri_ctx *c) {
+  int n = c->op->n_operands;
+  if (c->op->n_results != n) return hri_err(c, "expected %d results, got %d", n, c->op->n_results);
+  HR_TRY(check_region_args(c, 0, 0, n, "cond"));
+  HR_TRY(check_region_args(c, 1, 0, n, "body"));
+  const hr_op *ret;
+  HR_TRY(hri_region_return(c, 0, &ret));
+  const hr_type *ct = ret->n_operands == 1 ? &ret->operands[0]->type : NULL;
+  if (!ct || ct->kind != HR_TYPE_TENSOR || ct->shape.rank != 0 || ct->dtype != HR_I1)
+    return hri_err(c, "cond must return one tensor<i1>");
+  HR_TRY(hri_region_return(c, 1, &ret));
+  if (ret->n_operands != n) return hri_err(c, "body must return %d values, got %d", n, ret->n_operands);
+  for (int i = 0; i < n; i++) {
+    hr_type t;
+    HR_TRY(merge_types(c, &ret->operands[i]->type, &c->in[i], &t, "body result and loop operand"));
+    c->out[i] = c->in[i];
+  }
+  return NULL;
+}
+
+/* Infers the results of if/case from regions [0, n_regions): no arguments, and every branch
+ * returns values compatible with the others'; results take the merged types. */
+static hr_status infer_branches(const hri_ctx *c) {
+  const hr_op *op = c->op;
+  for (int r = 0; r < op->n_regions; r++) {
+    if (op->regions[r].n_args != 0) return hri_err(c, "branch #%d must not take arguments", r);
+    const hr_op *ret;
+    HR_TRY(hri_region_return(c, r, &ret));
+    if (ret->n_operands != op->n_results)
+      return hri_err(c, "branch #%d returns %d values, expected %d", r, ret->n_operands, op->n_results);
+    for (int i = 0; i < op->n_results; i++) {
+      const hr_type *t = &ret->operands[i]->type;
+      if (r == 0)
+        c->out[i] = *t;
+      else
+        HR_TRY(merge_types(c, &c->out[i], t, &c->out[i], "branch results"));
+    }
+  }
+  return NULL;
+}
+
+hr_status hri_infer_if(const hri_ctx *c) {
+  HR_TRY(hri_want_rank(c, 0, 0, "pred"));
+  if (c->in[0].dtype != HR_I1) return hri_err(c, "pred must be a tensor<i1>");
+  return infer_branches(c);
+}
+
+hr_status hri_infer_case(const hri_ctx *c) {
+  HR_TRY(hri_want_rank(c, 0, 0, "index"));
+  if (c->in[0].dtype != HR_I32) return hri_err(c, "index must be a tensor<i32>");
+  return infer_branches(c);
+}
+
+hr_status hri_infer_return(const hri_ctx *c) {
+  (void)c;
+  return NULL;
+}
+
+hr_status hri_infer_transfer_in(const hri_ctx *c) {
+  const hr_op *op = c->op;
+  if (c->in[0].kind != HR_TYPE_TOKEN) return hri_err(c, "operand must be a !stablehlo.token");
+  if (op->results[op->n_results - 1].type.kind != HR_TYPE_TOKEN)
+    return hri_err(c, "the last result must be a !stablehlo.token");
+  return hri_infer_declared(c);
+}
+
+hr_status hri_infer_declared(const hri_ctx *c) {
+  for (int i = 0; i < c->op->n_results; i++) c->out[i] = c->op->results[i].type;
+  return NULL;
+}
+
+/* Checks that a DENSE attribute's data holds a splat element or one element per shape entry. */
+static hr_status check_dense_data(const hri_ctx *c, const hr_attr *a) {
+  const hr_type *t = &a->u.dense.type;
+  int64_t n;
+  hr_status s = hr_shape_num_elements(&t->shape, &n);
+  if (s) {
+    hr_status_free(s);
+    return hri_err(c, "constant must have a static shape");
+  }
+  size_t es = hr_dtype_size(t->dtype);
+  if (es == 0) return hri_err(c, "constant has an invalid element type");
+  bool ok = a->u.dense.splat ? a->u.dense.nbytes == es
+                             : (uint64_t)n <= SIZE_MAX / es && a->u.dense.nbytes == (size_t)n * es;
+  if (!ok || (a->u.dense.nbytes > 0 && !a->u.dense.data))
+    return hri_err(c, "constant data size does not match its type");
+  return NULL;
+}
+
+hr_status hri_infer_constant(const hri_ctx *c) {
+  const hr_attr *a = hr_op_attr(c->op, "value");
+  if (!a) return hri_err(c, "missing attribute 'value'");
+  if (a->kind != HR_ATTR_DENSE || a->u.dense.type.kind != HR_TYPE_TENSOR)
+    return hri_err(c, "attribute 'value' must be a dense tensor");
+  HR_TRY(check_dense_data(c, a));
+  c->out[0] = a->u.dense.type;
+  return NULL;
+}
+
+hr_status hri_infer_tuple(const hri_ctx *c) {
+  const hr_type *r = &c->op->results[0].type;
+  if (r->kind != HR_TYPE_TUPLE || r->n_elems != c->op->n_operands || (r->n_elems > 0 && !r->elems))
+    return hri_err(c, "result must be a tuple of %d elements", c->op->n_operands);
+  for (int i = 0; i < r->n_elems; i++) {
+    hr_type t;
+    HR_TRY(merge_types(c, &r->elems[i], &c->in[i], &t, "tuple element and operand"));
+  }
+  c->out[0] = *r;
+  return NULL;
+}
+
+hr_status hri_infer_get_tuple_element(const hri_ctx *c) {
+  const hr_type *t = &c->in[0];
+  if (t->kind != HR_TYPE_TUPLE) return hri_err(c, "operand must be a tuple");
+  int64_t idx;
+  HR_TRY(hri_attr_int(c, "index", true, 0, &idx));
+  if (idx < 0 || idx >= t->n_elems)
+    return hri_err(c, "index %lld is outside [0, %d)", (long long)idx, t->n_elems);
+  c->out[0] = t->elems[idx];
+  return NULL;
+}
+
+hr_status hri_infer_token(const hri_ctx *c) {
+  const hr_op *op = c->op;
+  int first_token = op->code == HR_OP_AFTER_ALL ? 0 : op->n_operands - 1;
+  for (int i = first_token; i < op->n_operands; i++)
+    if (c->in[i].kind != HR_TYPE_TOKEN) return hri_err(c, "operand #%d must be a !stablehlo.token", i);
+  memset(&c->out[0], 0, sizeof c->out[0]);
+  c->out[0].kind = HR_TYPE_TOKEN;
+  return NULL;
+}
+
+hr_status hri_infer_device_id(const hri_ctx *c) {
+  hr_shape s = {.rank = 0};
+  c->out[0] = hri_tensor(HR_U32, &s);
+  return NULL;
+}
+
+hr_status hri_infer_rng(const hri_ctx *c) {
+  HR_TRY(hri_want_rank(c, 0, 0, "a"));
+  HR_TRY(hri_want_rank(c, 1, 0, "b"));
+  HR_TRY(hri_want_same_dtype(c, 0, 1));
+  const char *dist = hr_op_attr_enum(c->op, "rng_distribution");
+  if (!dist || (strcmp(dist, "UNIFORM") != 0 && strcmp(dist, "NORMAL") != 0))
+    return hri_err(c, "attribute 'rng_distribution' must be UNIFORM or NORMAL");
+  hr_dtype t = c->in[0].dtype;
+  if (hr_dtype_is_complex(t) || (strcmp(dist, "NORMAL") == 0 && !hr_dtype_is_float(t)))
+    return hri_err(c, "element type %s is invalid for a %s distribution", hr_dtype_name(t), dist);
+  hri_ints v;
+  HR_TRY(hri_operand_ints(c, 2, "shape", &v));
+  hr_type r;
+  HR_TRY(hri_declared_tensor(c, 0, false, &r));
+  hr_shape s = {.rank = v.n == HR_DYNAMIC ? r.shape.rank : v.n};
+  for (int i = 0; i < s.rank; i++) {
+    s.dims[i] = v.known ? v.v[i] : HR_DYNAMIC;
+    if (v.known && v.v[i] < 0) return hri_value_err(c, &v, "shape entry %d is negative", i);
+  }
+  c->out[0] = hri_tensor(t, &s);
+  return NULL;
+}
+
+hr_status hri_infer_rng_bit_generator(const hri_ctx *c) {
+  HR_TRY(hri_want_tensor(c, 0));
+  hr_dtype st = c->in[0].dtype;
+  if (!hri_is_int(st) && !hr_dtype_is_float(st))
+    return hri_err(c, "initial_state must have an integer or floating-point element type");
+  const char *alg = hr_op_attr_enum(c->op, "rng_algorithm");
+  if (!alg || (strcmp(alg, "DEFAULT") != 0 && strcmp(alg, "THREE_FRY") != 0 && strcmp(alg, "PHILOX") != 0))
+    return hri_err(c, "attribute 'rng_algorithm' must be DEFAULT, THREE_FRY or PHILOX");
+  hr_type out;
+  HR_TRY(hri_declared_tensor(c, 1, true, &out));
+  if (!hri_is_int(out.dtype) && !hr_dtype_is_float(out.dtype))
+    return hri_err(c, "output must have an integer or floating-point element type");
+  c->out[0] = c->in[0];
+  c->out[1] = out;
+  return NULL;
+}

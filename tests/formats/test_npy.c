@@ -1,0 +1,116 @@
+/* Tests for .npy reading and writing, including hostile headers. */
+#include <unistd.h>
+
+#include "test.h"
+
+/* Builds an npy v1 file image from a header dict and payload. */
+static size_t make_npy(unsigned char *buf, const char *dict, const void *payload, size_t n) {
+  size_t hl = strlen(dict) + 1;
+  memcpy(buf, "\x93NUMPY\x01\x00", 8);
+  buf[8] = (unsigned char)(hl & 0xff);
+  buf[9] = (unsigned char)(hl >> 8);
+  memcpy(buf + 10, dict, hl - 1);
+  buf[10 + hl - 1] = '\n';
+  memcpy(buf + 10 + hl, payload, n);
+  return 10 + hl + n;
+}
+
+TEST(write_then_read_every_dtype) {
+  const hr_dtype types[] = {HR_I1, HR_I8, HR_I16, HR_I32, HR_I64, HR_U8, HR_U16, HR_U32,
+                            HR_U64, HR_F16, HR_BF16, HR_F32, HR_F64, HR_C64, HR_C128};
+  char path[] = "/tmp/hlorun_npyXXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+    hr_shape shape = {3, {2, 1, 3}};
+    hr_tensor *t, *back;
+    CHECK_OK(hr_tensor_create(NULL, types[k], &shape, 0, &t));
+    for (size_t i = 0; i < t->nbytes; i++) ((unsigned char *)t->data)[i] = (unsigned char)(types[k] == HR_I1 ? i % 2 : i * 7 + 1);
+    CHECK_OK(hr_npy_write_file(path, t));
+    CHECK_OK(hr_npy_read_file(path, NULL, 0, &back));
+    if (back) {
+      CHECK_EQ_INT(back->dtype, types[k]);
+      CHECK_EQ_INT(back->shape.rank, 3);
+      CHECK_EQ_INT(back->shape.dims[2], 3);
+      CHECK(back->nbytes == t->nbytes && memcmp(back->data, t->data, t->nbytes) == 0);
+      hr_tensor_free(back);
+    }
+    hr_tensor_free(t);
+  }
+  unlink(path);
+}
+
+TEST(reads_scalars_and_python_formats) {
+  unsigned char buf[256];
+  float v = 2.5f;
+  size_t n = make_npy(buf, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", &v, 4);
+  hr_tensor *t;
+  CHECK_OK(hr_npy_read_buffer(buf, n, NULL, 0, &t));
+  if (t) {
+    CHECK_EQ_INT(t->shape.rank, 0);
+    CHECK(((float *)t->data)[0] == 2.5f);
+    hr_tensor_free(t);
+  }
+  int32_t xs[3] = {1, 2, 3};
+  n = make_npy(buf, "{\"descr\":\"<i4\",\"fortran_order\":False,\"shape\":(3,)}", xs, sizeof xs);
+  CHECK_OK(hr_npy_read_buffer(buf, n, NULL, 0, &t));
+  if (t) {
+    CHECK_EQ_INT(t->shape.dims[0], 3);
+    CHECK_EQ_INT(((int32_t *)t->data)[2], 3);
+    hr_tensor_free(t);
+  }
+}
+
+/* Expects reading `dict` + `n` payload bytes to fail with `code`. */
+static void expect_bad(const char *dict, size_t n, hr_code code) {
+  unsigned char buf[512] = {0};
+  unsigned char payload[64] = {0};
+  size_t len = make_npy(buf, dict, payload, n);
+  hr_tensor *t;
+  hr_status s = hr_npy_read_buffer(buf, len, NULL, 1 << 20, &t);
+  if (hr_status_code(s) != code)
+    fprintf(stderr, "for %s: got %s (%s)\n", dict, hr_code_name(hr_status_code(s)), hr_status_message(s));
+  CHECK_EQ_INT(hr_status_code(s), code);
+  CHECK(t == NULL);
+  hr_status_free(s);
+}
+
+TEST(rejects_bad_files) {
+  expect_bad("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 8, HR_PARSE_ERROR); /* short data */
+  expect_bad("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 16, HR_PARSE_ERROR); /* long data */
+  expect_bad("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", 4, HR_UNIMPLEMENTED);
+  expect_bad("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16, HR_UNIMPLEMENTED);
+  expect_bad("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", 0,
+             HR_RESOURCE_EXHAUSTED);
+  expect_bad("{'descr': '<f4', 'fortran_order': False, 'shape': (1024, 1024), }", 0, HR_RESOURCE_EXHAUSTED);
+  expect_bad("{'descr': '<f4', 'fortran_order': False}", 0, HR_PARSE_ERROR);
+  expect_bad("{'descr': '<f4', 'shape': (1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17)}", 0, HR_PARSE_ERROR);
+  expect_bad("{'descr': [('a', '<f4')], 'shape': (1,)}", 4, HR_UNIMPLEMENTED);
+  hr_tensor *t;
+  hr_status s = hr_npy_read_buffer("\x93NUMPY\x01\x00\xff\xff", 10, NULL, 0, &t);
+  CHECK_EQ_INT(hr_status_code(s), HR_PARSE_ERROR);
+  hr_status_free(s);
+  s = hr_npy_read_buffer("hello", 5, NULL, 0, &t);
+  CHECK_EQ_INT(hr_status_code(s), HR_PARSE_ERROR);
+  hr_status_free(s);
+}
+
+TEST(truncations_never_crash) {
+  unsigned char buf[256];
+  double xs[4] = {1, 2, 3, 4};
+  size_t n = make_npy(buf, "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }", xs, sizeof xs);
+  for (size_t cut = 0; cut < n; cut++) {
+    hr_tensor *t;
+    hr_status s = hr_npy_read_buffer(buf, cut, NULL, 0, &t);
+    CHECK(s != NULL && t == NULL);
+    hr_status_free(s);
+  }
+}
+
+int main(void) {
+  RUN(write_then_read_every_dtype);
+  RUN(reads_scalars_and_python_formats);
+  RUN(rejects_bad_files);
+  RUN(truncations_never_crash);
+  TEST_MAIN_END();
+}
