@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# End-to-end tests of the hlorun command: run/check/inspect on small programs, and clean one-line
+# errors (file:line:col, non-zero exit, never a crash) on bad input.
+set -u
+bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+
+# expect_error NAME EXPECTED_SUBSTRING -- runs hlorun with the remaining args and expects exit 1
+# (not a signal) and one stderr line containing the substring.
+expect_error() {
+  local name=$1 want=$2
+  shift 2
+  "$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+  local rc=$?
+  if [ $rc -ne 1 ]; then fail "$name: exit $rc (want 1)"; cat "$tmp/err"; return; fi
+  if ! grep -qF -- "$want" "$tmp/err"; then fail "$name: stderr lacks '$want'"; cat "$tmp/err"; return; fi
+  if [ "$(wc -l <"$tmp/err")" -ne 1 ]; then fail "$name: error is not one line"; cat "$tmp/err"; return; fi
+  pass
+}
+
+cat >"$tmp/add.mlir" <<'MLIR'
+module @m {
+  func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<2x3xf32>
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<2x3xf32>
+    %1 = stablehlo.multiply %0, %cst : tensor<2x3xf32>
+    return %1 : tensor<2x3xf32>
+  }
+}
+MLIR
+
+# Inputs as .npy written by hlorun itself from a constant-only program.
+cat >"$tmp/make.mlir" <<'MLIR'
+func.func @main() -> (tensor<2x3xf32>, tensor<2x3xf32>) {
+  %a = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %b = stablehlo.constant dense<0.5> : tensor<2x3xf32>
+  return %a, %b : tensor<2x3xf32>, tensor<2x3xf32>
+}
+MLIR
+if "$bin" run "$tmp/make.mlir" --output "$tmp/in" >/dev/null && [ -f "$tmp/in/out0.npy" ]; then pass; else fail "run --output"; fi
+
+out=$("$bin" run "$tmp/add.mlir" --input arg0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" --output "$tmp/res")
+if echo "$out" | grep -q "result 0: tensor<2x3xf32>" && echo "$out" | grep -qF "[[3, 5, 7]," && echo "$out" | grep -qF " [9, 11, 13]]"; then
+  pass
+else
+  fail "run prints results: $out"
+fi
+# The saved result reads back as the same values.
+cat >"$tmp/reread.mlir" <<'MLIR'
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %e = stablehlo.constant dense<[[3.0, 5.0, 7.0], [9.0, 11.0, 13.0]]> : tensor<2x3xf32>
+  stablehlo.custom_call @check.expect_eq(%x, %e) {has_side_effect = true} : (tensor<2x3xf32>, tensor<2x3xf32>) -> ()
+  return %x : tensor<2x3xf32>
+}
+MLIR
+if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
+
+expect_error missing-input "missing --input for parameter 1" run "$tmp/add.mlir" --input arg0="$tmp/in/out0.npy"
+cat >"$tmp/vec.mlir" <<'MLIR'
+func.func @main() -> tensor<4xf32> {
+  %a = stablehlo.constant dense<1.0> : tensor<4xf32>
+  return %a : tensor<4xf32>
+}
+MLIR
+"$bin" run "$tmp/vec.mlir" --output "$tmp/vec" >/dev/null
+expect_error wrong-input-shape "does not match parameter 0" run "$tmp/add.mlir" --input arg0="$tmp/vec/out0.npy" --input arg1="$tmp/in/out1.npy"
+expect_error unknown-param "has no parameter 'x'" run "$tmp/add.mlir" --input x="$tmp/in/out0.npy"
+
+# check: pass and fail lines with a closing count.
+cat >"$tmp/failing.mlir" <<'MLIR'
+func.func @main() -> tensor<2xi32> {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[1, 3]> : tensor<2xi32>
+  stablehlo.custom_call @check.expect_eq(%a, %b) {has_side_effect = true} : (tensor<2xi32>, tensor<2xi32>) -> ()
+  return %a : tensor<2xi32>
+}
+MLIR
+"$bin" check "$tmp/make.mlir" "$tmp/failing.mlir" >"$tmp/check.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q "^FAIL .*failing.mlir: CHECK_FAILED: .*failing.mlir:4:3: stablehlo.custom_call: check.expect_eq failed: 1 of 2 elements differ; first at \[1\]: actual 2, expected 3" "$tmp/check.out" &&
+  grep -q "^1 passed, 1 failed$" "$tmp/check.out"; then
+  pass
+else
+  fail "check output"; cat "$tmp/check.out"
+fi
+
+# Bad programs: one-line errors with positions.
+printf 'func.func @main() -> tensor<f32> {\n  %%0 = stablehlo.constant dense<1.0> : tensor<f32>\n  %%1 = stablehlo.add %%0, %%0 tensor<f32>\n  return %%1 : tensor<f32>\n}\n' >"$tmp/syntax.mlir"
+expect_error syntax "syntax.mlir:3:" run "$tmp/syntax.mlir"
+printf 'func.func @main() -> tensor<f32> {\n  %%0 = stablehlo.constant dense<1.0> : tensor<f32>\n  %%1 = stablehlo.frobnicate %%0 : tensor<f32>\n  return %%1 : tensor<f32>\n}\n' >"$tmp/unknown.mlir"
+expect_error unknown-op "unknown.mlir:3:" run "$tmp/unknown.mlir"
+printf 'func.func @main() -> tensor<2xf32> {\n  %%0 = stablehlo.constant dense<1.0> : tensor<3xf32>\n  %%1 = stablehlo.add %%0, %%0 : tensor<2xf32>\n  return %%1 : tensor<2xf32>\n}\n' >"$tmp/mismatch.mlir"
+expect_error type-mismatch "mismatch.mlir:3:" run "$tmp/mismatch.mlir"
+printf 'func.func @main() -> tensor<99999999999x99999999999x99999999999xf32> {\n  %%0 = stablehlo.constant dense<1.0> : tensor<99999999999x99999999999x99999999999xf32>\n  return %%0 : tensor<99999999999x99999999999x99999999999xf32>\n}\n' >"$tmp/huge.mlir"
+expect_error huge-shape "huge.mlir:" run "$tmp/huge.mlir"
+expect_error no-file "nope.mlir" run "$tmp/nope.mlir"
+
+# Truncating a valid program anywhere gives an error, never a crash.
+crashes=0
+size=$(wc -c <"$tmp/add.mlir")
+for ((cut = 0; cut < size; cut += 7)); do
+  head -c $cut "$tmp/add.mlir" >"$tmp/cut.mlir"
+  "$bin" inspect "$tmp/cut.mlir" >/dev/null 2>&1
+  rc=$?
+  if [ $rc -gt 1 ]; then crashes=$((crashes + 1)); echo "cut at $cut: exit $rc"; fi
+done
+if [ $crashes -eq 0 ]; then pass; else fail "truncated inputs crashed $crashes times"; fi
+
+# inspect: signature summary and IR text that parses back.
+if "$bin" inspect "$tmp/add.mlir" | grep -qF "public @main(tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>)"; then pass; else fail "inspect summary"; fi
+"$bin" inspect --ir "$tmp/add.mlir" >"$tmp/printed.mlir"
+if "$bin" inspect --ir "$tmp/printed.mlir" | cmp -s - "$tmp/printed.mlir"; then pass; else fail "inspect --ir round trip"; fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
