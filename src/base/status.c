@@ -14,7 +14,8 @@ struct hr_status_s {
 /* Returned when allocating an error status itself fails. It is never freed. */
 static const struct hr_status_s oom_status = {HR_OUT_OF_MEMORY};
 
-static hr_status status_vnew(hr_code code, const char *suffix, const char *fmt, va_list ap) {
+__attribute__((format(printf, 3, 0))) static hr_status status_vnew(hr_code code, const char *suffix,
+                                                                  const char *fmt, va_list ap) {
   va_list ap2;
   va_copy(ap2, ap);
   int n = vsnprintf(NULL, 0, fmt, ap2);

@@ -1,0 +1,140 @@
+// convert between element-type classes: float -> int truncates toward zero, maps NaN to 0 and
+// saturates; int -> int keeps the low bits; int -> float and float -> float round to nearest even
+// in one step (f64 -> f16 and i64 -> bf16 are not rounded through f32); anything -> i1 is != 0;
+// complex -> real takes the real part; real -> complex has a zero imaginary part.
+module @convert {
+  func.func public @main() -> tensor<8xi32> {
+    %f = stablehlo.constant dense<[1.9, -1.9, 3.0e9, -3.0e9, 0x7FC00000, 0x7F800000, 0xFF800000, 2147483520.0]> : tensor<8xf32>
+    %fi = stablehlo.convert %f : (tensor<8xf32>) -> tensor<8xi32>
+    %e_fi = stablehlo.constant dense<[1, -1, 2147483647, -2147483648, 0, 2147483647, -2147483648, 2147483520]> : tensor<8xi32>
+    stablehlo.custom_call @check.expect_eq(%fi, %e_fi) {has_side_effect = true} : (tensor<8xi32>, tensor<8xi32>) -> ()
+    %g = stablehlo.constant dense<[-1.0, 255.9, 256.0, 300.0, 0x7FC00000, 0.5]> : tensor<6xf32>
+    %gu = stablehlo.convert %g : (tensor<6xf32>) -> tensor<6xui8>
+    %e_gu = stablehlo.constant dense<[0, 255, 255, 255, 0, 0]> : tensor<6xui8>
+    stablehlo.custom_call @check.expect_eq(%gu, %e_gu) {has_side_effect = true} : (tensor<6xui8>, tensor<6xui8>) -> ()
+    %h = stablehlo.constant dense<[127.5, -128.9, 1000.0, -1000.0]> : tensor<4xf32>
+    %hi = stablehlo.convert %h : (tensor<4xf32>) -> tensor<4xi8>
+    %e_hi = stablehlo.constant dense<[127, -128, 127, -128]> : tensor<4xi8>
+    stablehlo.custom_call @check.expect_eq(%hi, %e_hi) {has_side_effect = true} : (tensor<4xi8>, tensor<4xi8>) -> ()
+    %d = stablehlo.constant dense<[9.3e18, -9.3e18, 1.0e18, 0x7FF8000000000000]> : tensor<4xf64>
+    %di = stablehlo.convert %d : (tensor<4xf64>) -> tensor<4xi64>
+    %e_di = stablehlo.constant dense<[9223372036854775807, -9223372036854775808, 1000000000000000000, 0]> : tensor<4xi64>
+    stablehlo.custom_call @check.expect_eq(%di, %e_di) {has_side_effect = true} : (tensor<4xi64>, tensor<4xi64>) -> ()
+    %e = stablehlo.constant dense<[1.9e19, -5.0, 1.0e19]> : tensor<3xf64>
+    %eu = stablehlo.convert %e : (tensor<3xf64>) -> tensor<3xui64>
+    %e_eu = stablehlo.constant dense<[18446744073709551615, 0, 10000000000000000000]> : tensor<3xui64>
+    stablehlo.custom_call @check.expect_eq(%eu, %e_eu) {has_side_effect = true} : (tensor<3xui64>, tensor<3xui64>) -> ()
+
+    %i = stablehlo.constant dense<[300, -129, 127, 128]> : tensor<4xi32>
+    %i8 = stablehlo.convert %i : (tensor<4xi32>) -> tensor<4xi8>
+    %e_i8 = stablehlo.constant dense<[44, 127, 127, -128]> : tensor<4xi8>
+    stablehlo.custom_call @check.expect_eq(%i8, %e_i8) {has_side_effect = true} : (tensor<4xi8>, tensor<4xi8>) -> ()
+    %s8 = stablehlo.constant dense<[-1, -128]> : tensor<2xi8>
+    %s8u = stablehlo.convert %s8 : (tensor<2xi8>) -> tensor<2xui8>
+    %e_s8u = stablehlo.constant dense<[255, 128]> : tensor<2xui8>
+    stablehlo.custom_call @check.expect_eq(%s8u, %e_s8u) {has_side_effect = true} : (tensor<2xui8>, tensor<2xui8>) -> ()
+    %s8w = stablehlo.convert %s8 : (tensor<2xi8>) -> tensor<2xi64>
+    %e_s8w = stablehlo.constant dense<[-1, -128]> : tensor<2xi64>
+    stablehlo.custom_call @check.expect_eq(%s8w, %e_s8w) {has_side_effect = true} : (tensor<2xi64>, tensor<2xi64>) -> ()
+    %u8w = stablehlo.convert %e_s8u : (tensor<2xui8>) -> tensor<2xi32>
+    %e_u8w = stablehlo.constant dense<[255, 128]> : tensor<2xi32>
+    stablehlo.custom_call @check.expect_eq(%u8w, %e_u8w) {has_side_effect = true} : (tensor<2xi32>, tensor<2xi32>) -> ()
+    %m1 = stablehlo.constant dense<[-1, 4294967296]> : tensor<2xi64>
+    %m1u = stablehlo.convert %m1 : (tensor<2xi64>) -> tensor<2xui32>
+    %e_m1u = stablehlo.constant dense<[4294967295, 0]> : tensor<2xui32>
+    stablehlo.custom_call @check.expect_eq(%m1u, %e_m1u) {has_side_effect = true} : (tensor<2xui32>, tensor<2xui32>) -> ()
+    %m1i = stablehlo.convert %m1 : (tensor<2xi64>) -> tensor<2xi32>
+    %e_m1i = stablehlo.constant dense<[-1, 0]> : tensor<2xi32>
+    stablehlo.custom_call @check.expect_eq(%m1i, %e_m1i) {has_side_effect = true} : (tensor<2xi32>, tensor<2xi32>) -> ()
+
+    %big = stablehlo.constant dense<[16777217, 9007199254740993, -9223372036854775807]> : tensor<3xi64>
+    %bigf = stablehlo.convert %big : (tensor<3xi64>) -> tensor<3xf32>
+    %e_bigf = stablehlo.constant dense<[16777216.0, 9007199254740992.0, -9223372036854775808.0]> : tensor<3xf32>
+    stablehlo.custom_call @check.expect_eq(%bigf, %e_bigf) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
+    %bigd = stablehlo.convert %big : (tensor<3xi64>) -> tensor<3xf64>
+    %e_bigd = stablehlo.constant dense<[16777217.0, 9007199254740992.0, -9223372036854775808.0]> : tensor<3xf64>
+    stablehlo.custom_call @check.expect_eq(%bigd, %e_bigd) {has_side_effect = true} : (tensor<3xf64>, tensor<3xf64>) -> ()
+    %umax = stablehlo.constant dense<[18446744073709551615]> : tensor<1xui64>
+    %umaxf = stablehlo.convert %umax : (tensor<1xui64>) -> tensor<1xf32>
+    %e_umaxf = stablehlo.constant dense<[18446744073709551616.0]> : tensor<1xf32>
+    stablehlo.custom_call @check.expect_eq(%umaxf, %e_umaxf) {has_side_effect = true} : (tensor<1xf32>, tensor<1xf32>) -> ()
+    %ih = stablehlo.constant dense<[65519, 65520, 2049, -70000]> : tensor<4xi32>
+    %ihf = stablehlo.convert %ih : (tensor<4xi32>) -> tensor<4xf16>
+    %e_ihf = stablehlo.constant dense<[65504.0, 0x7C00, 2048.0, 0xFC00]> : tensor<4xf16>
+    stablehlo.custom_call @check.expect_eq(%ihf, %e_ihf) {has_side_effect = true} : (tensor<4xf16>, tensor<4xf16>) -> ()
+    %ib = stablehlo.constant dense<[16842753]> : tensor<1xi64>
+    %ibf = stablehlo.convert %ib : (tensor<1xi64>) -> tensor<1xbf16>
+    %e_ibf = stablehlo.constant dense<[16908288.0]> : tensor<1xbf16>
+    stablehlo.custom_call @check.expect_eq(%ibf, %e_ibf) {has_side_effect = true} : (tensor<1xbf16>, tensor<1xbf16>) -> ()
+
+    %dd = stablehlo.constant dense<[0x3FF0020000001000, 0x3FF0100000001000, 1.0e-300, -1.0e300]> : tensor<4xf64>
+    %ddh = stablehlo.convert %dd : (tensor<4xf64>) -> tensor<4xf16>
+    %e_ddh = stablehlo.constant dense<[1.0009765625, 1.00390625, 0.0, 0xFC00]> : tensor<4xf16>
+    stablehlo.custom_call @check.expect_eq(%ddh, %e_ddh) {has_side_effect = true} : (tensor<4xf16>, tensor<4xf16>) -> ()
+    %ddb = stablehlo.convert %dd : (tensor<4xf64>) -> tensor<4xbf16>
+    %e_ddb = stablehlo.constant dense<[1.0, 1.0078125, 0.0, 0xFF80]> : tensor<4xbf16>
+    stablehlo.custom_call @check.expect_eq(%ddb, %e_ddb) {has_side_effect = true} : (tensor<4xbf16>, tensor<4xbf16>) -> ()
+    %sf = stablehlo.constant dense<[65520.0, 1.0e-8, 5.96046448e-08, 3.0e-8, 0x7FC00000, -0.0]> : tensor<6xf32>
+    %sfh = stablehlo.convert %sf : (tensor<6xf32>) -> tensor<6xf16>
+    %e_sfh = stablehlo.constant dense<[0x7C00, 0.0, 0x0001, 0x0001, 0x7E00, -0.0]> : tensor<6xf16>
+    stablehlo.custom_call @check.expect_eq(%sfh, %e_sfh) {has_side_effect = true} : (tensor<6xf16>, tensor<6xf16>) -> ()
+    %hh = stablehlo.constant dense<[65504.0, 0.0999755859375]> : tensor<2xf16>
+    %hhb = stablehlo.convert %hh : (tensor<2xf16>) -> tensor<2xbf16>
+    %e_hhb = stablehlo.constant dense<[65536.0, 0.10009765625]> : tensor<2xbf16>
+    stablehlo.custom_call @check.expect_eq(%hhb, %e_hhb) {has_side_effect = true} : (tensor<2xbf16>, tensor<2xbf16>) -> ()
+    %bb = stablehlo.constant dense<[99840.0, -1.5]> : tensor<2xbf16>
+    %bbh = stablehlo.convert %bb : (tensor<2xbf16>) -> tensor<2xf16>
+    %e_bbh = stablehlo.constant dense<[0x7C00, -1.5]> : tensor<2xf16>
+    stablehlo.custom_call @check.expect_eq(%bbh, %e_bbh) {has_side_effect = true} : (tensor<2xf16>, tensor<2xf16>) -> ()
+    %hf = stablehlo.convert %hh : (tensor<2xf16>) -> tensor<2xf64>
+    %e_hf = stablehlo.constant dense<[65504.0, 0.0999755859375]> : tensor<2xf64>
+    stablehlo.custom_call @check.expect_eq(%hf, %e_hf) {has_side_effect = true} : (tensor<2xf64>, tensor<2xf64>) -> ()
+
+    %zb = stablehlo.constant dense<[0.0, -0.0, 0.5, 0x7FC00000, 0x7F800000]> : tensor<5xf32>
+    %zbb = stablehlo.convert %zb : (tensor<5xf32>) -> tensor<5xi1>
+    %e_zbb = stablehlo.constant dense<[false, false, true, true, true]> : tensor<5xi1>
+    stablehlo.custom_call @check.expect_eq(%zbb, %e_zbb) {has_side_effect = true} : (tensor<5xi1>, tensor<5xi1>) -> ()
+    %ib2 = stablehlo.constant dense<[0, 2, -1]> : tensor<3xi32>
+    %ibb = stablehlo.convert %ib2 : (tensor<3xi32>) -> tensor<3xi1>
+    %e_ibb = stablehlo.constant dense<[false, true, true]> : tensor<3xi1>
+    stablehlo.custom_call @check.expect_eq(%ibb, %e_ibb) {has_side_effect = true} : (tensor<3xi1>, tensor<3xi1>) -> ()
+    %tf = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+    %tff = stablehlo.convert %tf : (tensor<2xi1>) -> tensor<2xf32>
+    %e_tff = stablehlo.constant dense<[1.0, 0.0]> : tensor<2xf32>
+    stablehlo.custom_call @check.expect_eq(%tff, %e_tff) {has_side_effect = true} : (tensor<2xf32>, tensor<2xf32>) -> ()
+    %tfi = stablehlo.convert %tf : (tensor<2xi1>) -> tensor<2xi32>
+    %e_tfi = stablehlo.constant dense<[1, 0]> : tensor<2xi32>
+    stablehlo.custom_call @check.expect_eq(%tfi, %e_tfi) {has_side_effect = true} : (tensor<2xi32>, tensor<2xi32>) -> ()
+    %tfh = stablehlo.convert %tf : (tensor<2xi1>) -> tensor<2xbf16>
+    %e_tfh = stablehlo.constant dense<[1.0, 0.0]> : tensor<2xbf16>
+    stablehlo.custom_call @check.expect_eq(%tfh, %e_tfh) {has_side_effect = true} : (tensor<2xbf16>, tensor<2xbf16>) -> ()
+    %tfc = stablehlo.convert %tf : (tensor<2xi1>) -> tensor<2xcomplex<f32>>
+    %e_tfc = stablehlo.constant dense<[(1.0, 0.0), (0.0, 0.0)]> : tensor<2xcomplex<f32>>
+    stablehlo.custom_call @check.expect_eq(%tfc, %e_tfc) {has_side_effect = true} : (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) -> ()
+
+    %c = stablehlo.constant dense<[(1.5, 2.0), (-3.0, 4.0), (0.0, 1.0)]> : tensor<3xcomplex<f32>>
+    %cf = stablehlo.convert %c : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
+    %e_cf = stablehlo.constant dense<[1.5, -3.0, 0.0]> : tensor<3xf32>
+    stablehlo.custom_call @check.expect_eq(%cf, %e_cf) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
+    %ci = stablehlo.convert %c : (tensor<3xcomplex<f32>>) -> tensor<3xi32>
+    %e_ci = stablehlo.constant dense<[1, -3, 0]> : tensor<3xi32>
+    stablehlo.custom_call @check.expect_eq(%ci, %e_ci) {has_side_effect = true} : (tensor<3xi32>, tensor<3xi32>) -> ()
+    %cb = stablehlo.convert %c : (tensor<3xcomplex<f32>>) -> tensor<3xi1>
+    %e_cb = stablehlo.constant dense<[true, true, false]> : tensor<3xi1>
+    stablehlo.custom_call @check.expect_eq(%cb, %e_cb) {has_side_effect = true} : (tensor<3xi1>, tensor<3xi1>) -> ()
+    %cc = stablehlo.convert %c : (tensor<3xcomplex<f32>>) -> tensor<3xcomplex<f64>>
+    %e_cc = stablehlo.constant dense<[(1.5, 2.0), (-3.0, 4.0), (0.0, 1.0)]> : tensor<3xcomplex<f64>>
+    stablehlo.custom_call @check.expect_eq(%cc, %e_cc) {has_side_effect = true} : (tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>) -> ()
+    %cd = stablehlo.constant dense<[(0.1, 0.2)]> : tensor<1xcomplex<f64>>
+    %cdn = stablehlo.convert %cd : (tensor<1xcomplex<f64>>) -> tensor<1xcomplex<f32>>
+    %e_cdn = stablehlo.constant dense<[(0.1, 0.2)]> : tensor<1xcomplex<f32>>
+    stablehlo.custom_call @check.expect_eq(%cdn, %e_cdn) {has_side_effect = true} : (tensor<1xcomplex<f32>>, tensor<1xcomplex<f32>>) -> ()
+    %rc = stablehlo.convert %h : (tensor<4xf32>) -> tensor<4xcomplex<f32>>
+    %e_rc = stablehlo.constant dense<[(127.5, 0.0), (-128.9, 0.0), (1000.0, 0.0), (-1000.0, 0.0)]> : tensor<4xcomplex<f32>>
+    stablehlo.custom_call @check.expect_eq(%rc, %e_rc) {has_side_effect = true} : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> ()
+    %ic = stablehlo.convert %big : (tensor<3xi64>) -> tensor<3xcomplex<f64>>
+    %e_ic = stablehlo.constant dense<[(16777217.0, 0.0), (9007199254740992.0, 0.0), (-9223372036854775808.0, 0.0)]> : tensor<3xcomplex<f64>>
+    stablehlo.custom_call @check.expect_eq(%ic, %e_ic) {has_side_effect = true} : (tensor<3xcomplex<f64>>, tensor<3xcomplex<f64>>) -> ()
+    return %fi : tensor<8xi32>
+  }
+}

@@ -1,0 +1,112 @@
+// Bit operations: shifts by amounts >= the bit width and by negative amounts, arithmetic shifts of
+// unsigned types, popcnt, count_leading_zeros, not, and the logical ops on i1 (add is OR,
+// multiply is AND, maximum is OR, minimum is AND).
+module @int_bits {
+  func.func public @main() -> tensor<6xi32> {
+    %x = stablehlo.constant dense<[1, 1, 1, 1, -1, 3]> : tensor<6xi32>
+    %s = stablehlo.constant dense<[0, 31, 32, 33, -1, 4]> : tensor<6xi32>
+    %shl = stablehlo.shift_left %x, %s : tensor<6xi32>
+    %e_shl = stablehlo.constant dense<[1, -2147483648, 0, 0, 0, 48]> : tensor<6xi32>
+    stablehlo.custom_call @check.expect_eq(%shl, %e_shl) {has_side_effect = true} : (tensor<6xi32>, tensor<6xi32>) -> ()
+    %lx = stablehlo.constant dense<[-1, -1, -1, 256, -8]> : tensor<5xi32>
+    %ls = stablehlo.constant dense<[28, 31, 32, 4, -1]> : tensor<5xi32>
+    %shrl = stablehlo.shift_right_logical %lx, %ls : tensor<5xi32>
+    %e_shrl = stablehlo.constant dense<[15, 1, 0, 16, 0]> : tensor<5xi32>
+    stablehlo.custom_call @check.expect_eq(%shrl, %e_shrl) {has_side_effect = true} : (tensor<5xi32>, tensor<5xi32>) -> ()
+    %ax = stablehlo.constant dense<[-1, -8, -8, 8, -8, 8]> : tensor<6xi32>
+    %as = stablehlo.constant dense<[28, 1, 40, 40, -1, 3]> : tensor<6xi32>
+    %shra = stablehlo.shift_right_arithmetic %ax, %as : tensor<6xi32>
+    %e_shra = stablehlo.constant dense<[-1, -4, -1, 0, -1, 1]> : tensor<6xi32>
+    stablehlo.custom_call @check.expect_eq(%shra, %e_shra) {has_side_effect = true} : (tensor<6xi32>, tensor<6xi32>) -> ()
+    %ux = stablehlo.constant dense<[128, 64, 255]> : tensor<3xui8>
+    %us = stablehlo.constant dense<[1, 1, 8]> : tensor<3xui8>
+    %ushra = stablehlo.shift_right_arithmetic %ux, %us : tensor<3xui8>
+    %e_ushra = stablehlo.constant dense<[192, 32, 255]> : tensor<3xui8>
+    stablehlo.custom_call @check.expect_eq(%ushra, %e_ushra) {has_side_effect = true} : (tensor<3xui8>, tensor<3xui8>) -> ()
+    %ushl = stablehlo.shift_left %ux, %us : tensor<3xui8>
+    %e_ushl = stablehlo.constant dense<[0, 128, 0]> : tensor<3xui8>
+    stablehlo.custom_call @check.expect_eq(%ushl, %e_ushl) {has_side_effect = true} : (tensor<3xui8>, tensor<3xui8>) -> ()
+    %ushrl = stablehlo.shift_right_logical %ux, %us : tensor<3xui8>
+    %e_ushrl = stablehlo.constant dense<[64, 32, 0]> : tensor<3xui8>
+    stablehlo.custom_call @check.expect_eq(%ushrl, %e_ushrl) {has_side_effect = true} : (tensor<3xui8>, tensor<3xui8>) -> ()
+    %bx = stablehlo.constant dense<[-128, -128, -128]> : tensor<3xi8>
+    %bs = stablehlo.constant dense<[1, 7, 8]> : tensor<3xi8>
+    %bshrl = stablehlo.shift_right_logical %bx, %bs : tensor<3xi8>
+    %e_bshrl = stablehlo.constant dense<[64, 1, 0]> : tensor<3xi8>
+    stablehlo.custom_call @check.expect_eq(%bshrl, %e_bshrl) {has_side_effect = true} : (tensor<3xi8>, tensor<3xi8>) -> ()
+    %bshl = stablehlo.shift_left %bx, %bs : tensor<3xi8>
+    %e_bshl = stablehlo.constant dense<[0, 0, 0]> : tensor<3xi8>
+    stablehlo.custom_call @check.expect_eq(%bshl, %e_bshl) {has_side_effect = true} : (tensor<3xi8>, tensor<3xi8>) -> ()
+    %x64 = stablehlo.constant dense<[1, -9223372036854775808]> : tensor<2xi64>
+    %s64 = stablehlo.constant dense<[63, 63]> : tensor<2xi64>
+    %shl64 = stablehlo.shift_left %x64, %s64 : tensor<2xi64>
+    %e_shl64 = stablehlo.constant dense<[-9223372036854775808, 0]> : tensor<2xi64>
+    stablehlo.custom_call @check.expect_eq(%shl64, %e_shl64) {has_side_effect = true} : (tensor<2xi64>, tensor<2xi64>) -> ()
+    %shra64 = stablehlo.shift_right_arithmetic %x64, %s64 : tensor<2xi64>
+    %e_shra64 = stablehlo.constant dense<[0, -1]> : tensor<2xi64>
+    stablehlo.custom_call @check.expect_eq(%shra64, %e_shra64) {has_side_effect = true} : (tensor<2xi64>, tensor<2xi64>) -> ()
+
+    %p8 = stablehlo.constant dense<[-1, 0, 127, -128]> : tensor<4xi8>
+    %pop8 = stablehlo.popcnt %p8 : tensor<4xi8>
+    %e_pop8 = stablehlo.constant dense<[8, 0, 7, 1]> : tensor<4xi8>
+    stablehlo.custom_call @check.expect_eq(%pop8, %e_pop8) {has_side_effect = true} : (tensor<4xi8>, tensor<4xi8>) -> ()
+    %p64 = stablehlo.constant dense<[18446744073709551615, 1]> : tensor<2xui64>
+    %pop64 = stablehlo.popcnt %p64 : tensor<2xui64>
+    %e_pop64 = stablehlo.constant dense<[64, 1]> : tensor<2xui64>
+    stablehlo.custom_call @check.expect_eq(%pop64, %e_pop64) {has_side_effect = true} : (tensor<2xui64>, tensor<2xui64>) -> ()
+    %c32 = stablehlo.constant dense<[0, 1, -1, 65535]> : tensor<4xi32>
+    %clz32 = stablehlo.count_leading_zeros %c32 : tensor<4xi32>
+    %e_clz32 = stablehlo.constant dense<[32, 31, 0, 16]> : tensor<4xi32>
+    stablehlo.custom_call @check.expect_eq(%clz32, %e_clz32) {has_side_effect = true} : (tensor<4xi32>, tensor<4xi32>) -> ()
+    %c8 = stablehlo.constant dense<[0, 1, -1, 16]> : tensor<4xi8>
+    %clz8 = stablehlo.count_leading_zeros %c8 : tensor<4xi8>
+    %e_clz8 = stablehlo.constant dense<[8, 7, 0, 3]> : tensor<4xi8>
+    stablehlo.custom_call @check.expect_eq(%clz8, %e_clz8) {has_side_effect = true} : (tensor<4xi8>, tensor<4xi8>) -> ()
+    %c16 = stablehlo.constant dense<[0, 1, 32768]> : tensor<3xui16>
+    %clz16 = stablehlo.count_leading_zeros %c16 : tensor<3xui16>
+    %e_clz16 = stablehlo.constant dense<[16, 15, 0]> : tensor<3xui16>
+    stablehlo.custom_call @check.expect_eq(%clz16, %e_clz16) {has_side_effect = true} : (tensor<3xui16>, tensor<3xui16>) -> ()
+    %c64 = stablehlo.constant dense<[0, 1]> : tensor<2xi64>
+    %clz64 = stablehlo.count_leading_zeros %c64 : tensor<2xi64>
+    %e_clz64 = stablehlo.constant dense<[64, 63]> : tensor<2xi64>
+    stablehlo.custom_call @check.expect_eq(%clz64, %e_clz64) {has_side_effect = true} : (tensor<2xi64>, tensor<2xi64>) -> ()
+
+    %n32 = stablehlo.constant dense<[0, -1, 5]> : tensor<3xi32>
+    %not32 = stablehlo.not %n32 : tensor<3xi32>
+    %e_not32 = stablehlo.constant dense<[-1, 0, -6]> : tensor<3xi32>
+    stablehlo.custom_call @check.expect_eq(%not32, %e_not32) {has_side_effect = true} : (tensor<3xi32>, tensor<3xi32>) -> ()
+    %nu8 = stablehlo.constant dense<[0, 255, 15]> : tensor<3xui8>
+    %notu8 = stablehlo.not %nu8 : tensor<3xui8>
+    %e_notu8 = stablehlo.constant dense<[255, 0, 240]> : tensor<3xui8>
+    stablehlo.custom_call @check.expect_eq(%notu8, %e_notu8) {has_side_effect = true} : (tensor<3xui8>, tensor<3xui8>) -> ()
+
+    %t = stablehlo.constant dense<[true, true, false, false]> : tensor<4xi1>
+    %f = stablehlo.constant dense<[true, false, true, false]> : tensor<4xi1>
+    %and = stablehlo.and %t, %f : tensor<4xi1>
+    %e_and = stablehlo.constant dense<[true, false, false, false]> : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%and, %e_and) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %or = stablehlo.or %t, %f : tensor<4xi1>
+    %e_or = stablehlo.constant dense<[true, true, true, false]> : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%or, %e_or) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %xor = stablehlo.xor %t, %f : tensor<4xi1>
+    %e_xor = stablehlo.constant dense<[false, true, true, false]> : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%xor, %e_xor) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %badd = stablehlo.add %t, %f : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%badd, %e_or) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %bmul = stablehlo.multiply %t, %f : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%bmul, %e_and) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %bmax = stablehlo.maximum %t, %f : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%bmax, %e_or) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %bmin = stablehlo.minimum %t, %f : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%bmin, %e_and) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %bnot = stablehlo.not %t : tensor<4xi1>
+    %e_bnot = stablehlo.constant dense<[false, false, true, true]> : tensor<4xi1>
+    stablehlo.custom_call @check.expect_eq(%bnot, %e_bnot) {has_side_effect = true} : (tensor<4xi1>, tensor<4xi1>) -> ()
+    %w1 = stablehlo.constant dense<[12, -16]> : tensor<2xi16>
+    %w2 = stablehlo.constant dense<[10, 255]> : tensor<2xi16>
+    %wx = stablehlo.xor %w1, %w2 : tensor<2xi16>
+    %e_wx = stablehlo.constant dense<[6, -241]> : tensor<2xi16>
+    stablehlo.custom_call @check.expect_eq(%wx, %e_wx) {has_side_effect = true} : (tensor<2xi16>, tensor<2xi16>) -> ()
+    return %shl : tensor<6xi32>
+  }
+}
