@@ -198,6 +198,27 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
                              hr_tensor **out);
 hr_status hr_npy_write_file(const char *path, const hr_tensor *t);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Named weight sets (safetensors files)                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct hr_weights hr_weights; /* named tensors, in file order */
+
+/* Reads a .safetensors file. Every header entry is checked: dtype, shape, offsets inside the data
+ * section, no overlaps, total size within `max_bytes` (0: 16 GiB). */
+hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size_t max_bytes, hr_weights **out);
+int hr_weights_count(const hr_weights *w);
+const char *hr_weights_name(const hr_weights *w, int i);
+const hr_tensor *hr_weights_tensor(const hr_weights *w, int i);
+/* The tensor called `name`, or NULL. */
+const hr_tensor *hr_weights_find(const hr_weights *w, const char *name);
+void hr_weights_free(hr_weights *w);
+
+/* Converts a JAX key path as found in jax.arg_info ("params['blocks'][0]['attn']['key']") to the
+ * dotted name used by weight files ("blocks.0.attn.key"): the leading argument name is dropped.
+ * Returns false when the text is not a key path or `cap` is too small. */
+bool hr_keypath_to_dotted(const char *keypath, char *out, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

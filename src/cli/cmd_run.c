@@ -13,6 +13,7 @@ typedef struct run_args {
   const char *file;
   const char *function;
   const char *output_dir;
+  const char *weights;
   int n_inputs;
   const char *input_names[MAX_INPUTS];
   const char *input_paths[MAX_INPUTS];
@@ -34,6 +35,8 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
       *eq = '\0';
       a->input_names[a->n_inputs] = spec;
       a->input_paths[a->n_inputs++] = eq + 1;
+    } else if (strcmp(arg, "--weights") == 0 && has_value) {
+      a->weights = argv[++i];
     } else if (strcmp(arg, "--output") == 0 && has_value) {
       a->output_dir = argv[++i];
     } else if (strcmp(arg, "--function") == 0 && has_value) {
@@ -46,7 +49,8 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
     }
   }
   if (!a->file) {
-    fprintf(stderr, "usage: hlorun run FILE.mlir [--input NAME=FILE.npy]... [--output DIR] [--function NAME]\n");
+    fprintf(stderr, "usage: hlorun run FILE.mlir [--weights FILE.safetensors] [--input NAME=FILE.npy]... [--output DIR] "
+                    "[--function NAME]\n");
     return 2;
   }
   return 0;
@@ -65,13 +69,27 @@ static int param_index(const hr_func *fn, const char *name) {
   return -1;
 }
 
-/* Loads every --input into its parameter slot; all parameters must be given. */
-static hr_status load_inputs(const hr_func *fn, const run_args *a, hr_tensor **inputs) {
+/* Binds parameters whose jax.arg_info key path names a tensor of the weight file (borrowed). */
+static void bind_weights(const hr_func *fn, const hr_weights *w, hr_tensor **inputs) {
+  for (int p = 0; fn->arg_attrs && p < fn->n_args; p++) {
+    const hr_attr *info = hr_attr_field(fn->arg_attrs[p], "jax.arg_info");
+    char name[1024];
+    if (!info || info->kind != HR_ATTR_STRING || !hr_keypath_to_dotted(info->u.str.data, name, sizeof name)) continue;
+    const hr_tensor *t = hr_weights_find(w, name);
+    if (t) inputs[p] = (hr_tensor *)t;
+  }
+}
+
+/* Loads every --input into its parameter slot (owned[p] marks tensors to free); all parameters
+ * must be given, by --input or by --weights. */
+static hr_status load_inputs(const hr_func *fn, const run_args *a, const hr_weights *w, hr_tensor **inputs, bool *owned) {
+  if (w) bind_weights(fn, w, inputs);
   for (int i = 0; i < a->n_inputs; i++) {
     int p = param_index(fn, a->input_names[i]);
     if (p < 0) return hr_error(HR_INVALID_ARGUMENT, "@%s has no parameter '%s'", fn->name, a->input_names[i]);
-    if (inputs[p]) return hr_error(HR_INVALID_ARGUMENT, "parameter '%s' given twice", a->input_names[i]);
+    if (owned[p]) return hr_error(HR_INVALID_ARGUMENT, "parameter '%s' given twice", a->input_names[i]);
     HR_TRY(hr_npy_read_file(a->input_paths[i], NULL, 0, &inputs[p]));
+    owned[p] = true;
   }
   for (int p = 0; p < fn->n_args; p++)
     if (!inputs[p]) return hr_error(HR_INVALID_ARGUMENT, "missing --input for parameter %d of @%s", p, fn->name);
@@ -104,16 +122,21 @@ int cmd_run(int argc, char **argv) {
   if (s) return report_error(s);
   const hr_func *fn = hr_module_find_func(m, a.function);
   hr_tensor *inputs[MAX_INPUTS] = {0};
+  bool owned[MAX_INPUTS] = {0};
+  hr_weights *w = NULL;
   hr_tensor **outs = NULL;
   int n_outs = 0;
   if (!fn)
     s = hr_error(HR_NOT_FOUND, "%s: no function @%s", a.file, a.function);
   else if (fn->n_args > MAX_INPUTS)
     s = hr_error(HR_UNIMPLEMENTED, "@%s has more than %d parameters", a.function, MAX_INPUTS);
-  if (!s) s = load_inputs(fn, &a, inputs);
+  if (!s && a.weights) s = hr_safetensors_read_file(a.weights, NULL, 0, &w);
+  if (!s) s = load_inputs(fn, &a, w, inputs, owned);
   hr_run_options opts = {.run_checks = true};
   if (!s) s = hr_module_run(m, a.function, inputs, fn->n_args, &opts, &outs, &n_outs);
-  for (int i = 0; i < MAX_INPUTS; i++) hr_tensor_free(inputs[i]);
+  for (int i = 0; i < MAX_INPUTS; i++)
+    if (owned[i]) hr_tensor_free(inputs[i]);
+  hr_weights_free(w);
   if (!s) {
     for (int i = 0; i < n_outs; i++) {
       printf("result %d: ", i);

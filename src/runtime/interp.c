@@ -140,19 +140,27 @@ static hr_status operand_tensor(frame *f, const hr_op *op, const hr_value *v, hr
   return NULL;
 }
 
+/* Runtime types of the operand tensors, for inference. */
+static hr_status operand_types_of(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_type **out) {
+  *out = in->allocator->alloc(in->allocator->ctx, sizeof(hr_type) * (size_t)(op->n_operands ? op->n_operands : 1), 16);
+  if (!*out) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  for (int i = 0; i < op->n_operands; i++) (*out)[i] = tensor_type_of(operands[i]);
+  return NULL;
+}
+
 /* Determines the concrete result types of `op` for the given operand tensors. */
-static hr_status result_types(const hr_op *op, hr_tensor *const *operands, hr_type *types) {
+static hr_status result_types(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_type *types) {
   bool all_static = true;
   for (int i = 0; i < op->n_results; i++) {
     types[i] = op->results[i].type;
     if (!hr_type_is_static(&types[i])) all_static = false;
   }
   if (all_static) return NULL;
-  hr_type operand_types_buf[16];
-  hr_type *operand_types = operand_types_buf;
-  if (op->n_operands > 16) return hr_op_error(op, HR_UNIMPLEMENTED, "more than 16 operands with dynamic results");
-  for (int i = 0; i < op->n_operands; i++) operand_types[i] = tensor_type_of(operands[i]);
-  HR_TRY(hr_infer_result_types(op, operand_types, (const hr_tensor *const *)operands, types));
+  hr_type *operand_types;
+  HR_TRY(operand_types_of(in, op, operands, &operand_types));
+  hr_status s = hr_infer_result_types(op, operand_types, (const hr_tensor *const *)operands, types);
+  in->allocator->free(in->allocator->ctx, operand_types);
+  if (s) return s;
   for (int i = 0; i < op->n_results; i++) {
     if (!hr_type_is_static(&types[i]))
       return hr_op_error(op, HR_UNIMPLEMENTED, "cannot determine the shape of result %d at run time", i);
@@ -162,19 +170,55 @@ static hr_status result_types(const hr_op *op, hr_tensor *const *operands, hr_ty
   return NULL;
 }
 
+/* Allocates the op's result tensors with their concrete types; returns how many were made. */
+static hr_status alloc_results(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results,
+                               int *made) {
+  *made = 0;
+  hr_type small[4];
+  hr_type *types = small;
+  if (op->n_results > 4) {
+    types = in->allocator->alloc(in->allocator->ctx, sizeof(hr_type) * (size_t)op->n_results, 16);
+    if (!types) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  hr_status s = result_types(in, op, operands, types);
+  while (!s && *made < op->n_results) {
+    s = hr_interp_alloc(in, op, types[*made].dtype, &types[*made].shape, &results[*made]);
+    if (!s) (*made)++;
+  }
+  if (types != small) in->allocator->free(in->allocator->ctx, types);
+  return s;
+}
+
 /* Whether the op's kernel creates its results itself (control flow: the results are whatever the
  * region or callee returns, so their shapes are known only afterwards). */
 static bool produces_own_results(hr_opcode code) {
   return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE;
 }
 
-/* Executes one non-terminator op, storing its results in the frame. */
-static hr_status exec_op(hr_interp *in, frame *f, const hr_op *op) {
-  enum { MAX_VALUES = 64 };
-  hr_tensor *operands_buf[MAX_VALUES], *results_buf[MAX_VALUES];
-  hr_type types_buf[MAX_VALUES];
-  if (op->n_operands > MAX_VALUES || op->n_results > MAX_VALUES)
-    return hr_op_error(op, HR_UNIMPLEMENTED, "more than %d operands or results", MAX_VALUES);
+/* Tensor-pointer arrays sized for one op: on the stack for small counts, else allocated. */
+typedef struct tensor_list {
+  hr_tensor **items;
+  hr_tensor *small[16];
+  const hr_allocator *heap; /* set when items was allocated */
+} tensor_list;
+
+static hr_status tensor_list_init(hr_interp *in, tensor_list *l, int n) {
+  l->heap = NULL;
+  l->items = l->small;
+  if (n <= (int)(sizeof l->small / sizeof l->small[0])) return NULL;
+  l->items = in->allocator->alloc(in->allocator->ctx, (size_t)n * sizeof *l->items, 16);
+  if (!l->items) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  l->heap = in->allocator;
+  return NULL;
+}
+
+static void tensor_list_release(tensor_list *l) {
+  if (l->heap) l->heap->free(l->heap->ctx, l->items);
+}
+
+/* Executes `op` with caller-provided arrays for its operand and result tensors. */
+static hr_status exec_op_with(hr_interp *in, frame *f, const hr_op *op, hr_tensor **operands_buf,
+                              hr_tensor **results_buf) {
   hr_kernel_fn kernel = in->kernels[op->code];
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
   for (int i = 0; i < op->n_operands; i++) {
@@ -190,11 +234,7 @@ static hr_status exec_op(hr_interp *in, frame *f, const hr_op *op) {
   if (produces_own_results(op->code)) {
     for (int i = 0; i < op->n_results; i++) results_buf[i] = NULL;
   } else {
-    HR_TRY(result_types(op, operands_buf, types_buf));
-    while (made < op->n_results && !s) {
-      s = hr_interp_alloc(in, op, types_buf[made].dtype, &types_buf[made].shape, &results_buf[made]);
-      if (!s) made++;
-    }
+    s = alloc_results(in, op, operands_buf, results_buf, &made);
   }
   if (!s) s = kernel(in, op, operands_buf, results_buf);
   if (s) {
@@ -208,6 +248,19 @@ static hr_status exec_op(hr_interp *in, frame *f, const hr_op *op) {
     f->owned[id] = true;
   }
   return NULL;
+}
+
+/* Executes one non-terminator op, storing its results in the frame. */
+static hr_status exec_op(hr_interp *in, frame *f, const hr_op *op) {
+  tensor_list operands, results;
+  HR_TRY(tensor_list_init(in, &operands, op->n_operands));
+  hr_status s = tensor_list_init(in, &results, op->n_results);
+  if (!s) {
+    s = exec_op_with(in, f, op, operands.items, results.items);
+    tensor_list_release(&results);
+  }
+  tensor_list_release(&operands);
+  return s;
 }
 
 /* Frees the values of `block` whose last use is `user`: operands of `scan` (the user itself, or an op
@@ -326,21 +379,18 @@ static hr_status kernel_constant(hr_interp *in, const hr_op *op, hr_tensor *cons
   return NULL;
 }
 
-/* Hands freshly computed region or callee results over as the op's results, checking them
- * against the declared result types. */
-static hr_status adopt_results(const hr_op *op, hr_tensor **computed, int n, hr_tensor **results) {
-  hr_status s = NULL;
+/* Checks region or callee results against the op's declared result types; frees them all and
+ * clears the array on mismatch. */
+static hr_status check_results(const hr_op *op, hr_tensor **results, int n) {
   for (int i = 0; i < n; i++) {
-    if (!s && !tensor_matches(computed[i], &op->results[i].type))
-      s = hr_op_error(op, HR_VERIFY_ERROR, "result %d has an unexpected type or shape", i);
-    results[i] = computed[i];
-  }
-  if (s)
-    for (int i = 0; i < n; i++) {
-      hr_tensor_free(results[i]);
-      results[i] = NULL;
+    if (tensor_matches(results[i], &op->results[i].type)) continue;
+    for (int j = 0; j < n; j++) {
+      hr_tensor_free(results[j]);
+      results[j] = NULL;
     }
-  return s;
+    return hr_op_error(op, HR_VERIFY_ERROR, "result %d has an unexpected type or shape", i);
+  }
+  return NULL;
 }
 
 static hr_status kernel_call(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
@@ -350,23 +400,22 @@ static hr_status kernel_call(hr_interp *in, const hr_op *op, hr_tensor *const *o
   if (!fn) return hr_op_error(op, HR_NOT_FOUND, "no function @%s", callee->u.str.data);
   if (fn->n_args != op->n_operands || fn->n_results != op->n_results)
     return hr_op_error(op, HR_VERIFY_ERROR, "@%s takes %d arguments and returns %d results", fn->name, fn->n_args, fn->n_results);
-  hr_tensor *computed[64];
-  if (fn->n_results > 64) return hr_op_error(op, HR_UNIMPLEMENTED, "more than 64 results");
-  hr_status s = hr_interp_call(in, fn, operands, computed);
-  if (s) return s;
-  return adopt_results(op, computed, fn->n_results, results);
+  /* The callee's results land directly in the op's result array. */
+  HR_TRY(hr_interp_call(in, fn, operands, results));
+  return check_results(op, results, fn->n_results);
 }
 
 /* Reads a rank-0 i1 tensor. */
 static bool scalar_true(const hr_tensor *t) { return ((const uint8_t *)t->data)[0] != 0; }
 
 static hr_status kernel_while(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
-  enum { MAX_CARRIED = 64 };
   int n = op->n_operands;
-  if (n > MAX_CARRIED || op->n_regions != 2) return hr_op_error(op, HR_UNIMPLEMENTED, "unsupported while form");
-  hr_tensor *state[MAX_CARRIED];
-  bool owned = false; /* the first iteration reads the operands directly */
-  for (int i = 0; i < n; i++) state[i] = operands[i];
+  if (op->n_regions != 2 || op->n_results != n) return hr_op_error(op, HR_VERIFY_ERROR, "malformed while");
+  tensor_list next;
+  HR_TRY(tensor_list_init(in, &next, n));
+  /* The loop state: the operands (borrowed) until the body first runs, then `results` (owned). */
+  hr_tensor *const *state = operands;
+  bool owned = false;
   hr_status s = NULL;
   for (int64_t iter = 0;; iter++) {
     if (iter >= in->opts.max_while_iterations) {
@@ -379,37 +428,33 @@ static hr_status kernel_while(hr_interp *in, const hr_op *op, hr_tensor *const *
     bool go_on = cond->nbytes >= 1 && scalar_true(cond);
     hr_tensor_free(cond);
     if (!go_on) break;
-    hr_tensor *next[MAX_CARRIED];
-    s = hr_interp_run_block(in, &op->regions[1], state, next);
+    s = hr_interp_run_block(in, &op->regions[1], state, next.items);
     if (s) break;
-    if (owned)
-      for (int i = 0; i < n; i++) hr_tensor_free(state[i]);
-    for (int i = 0; i < n; i++) state[i] = next[i];
+    for (int i = 0; i < n; i++) {
+      if (owned) hr_tensor_free(results[i]);
+      results[i] = next.items[i];
+    }
+    state = results;
     owned = true;
   }
+  tensor_list_release(&next);
   if (s) {
-    if (owned)
-      for (int i = 0; i < n; i++) hr_tensor_free(state[i]);
+    for (int i = 0; owned && i < n; i++) hr_tensor_free(results[i]);
     return s;
   }
-  if (!owned) {
-    /* The loop never ran: the results are copies of the operands. */
-    for (int i = 0; i < n && !s; i++) {
-      s = tensor_copy(in, state[i], &state[i]);
-      if (s)
-        for (int j = 0; j < i; j++) hr_tensor_free(state[j]);
-    }
-    if (s) return s;
+  /* When the loop never ran the results are copies of the operands. */
+  for (int i = 0; !owned && i < n && !s; i++) {
+    s = tensor_copy(in, operands[i], &results[i]);
+    if (s)
+      for (int j = 0; j < i; j++) hr_tensor_free(results[j]);
   }
-  return adopt_results(op, state, n, results);
+  return s ? s : check_results(op, results, n);
 }
 
 /* Runs region `index` (no arguments) and adopts its results: the body of if and case. */
 static hr_status run_branch(hr_interp *in, const hr_op *op, int index, hr_tensor **results) {
-  hr_tensor *computed[64];
-  if (op->n_results > 64) return hr_op_error(op, HR_UNIMPLEMENTED, "more than 64 results");
-  HR_TRY(hr_interp_run_block(in, &op->regions[index], NULL, computed));
-  return adopt_results(op, computed, op->n_results, results);
+  HR_TRY(hr_interp_run_block(in, &op->regions[index], NULL, results));
+  return check_results(op, results, op->n_results);
 }
 
 static hr_status kernel_if(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
