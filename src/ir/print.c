@@ -48,7 +48,7 @@ static void put_value_name(hr_printer *p, const hr_value_name *n) {
 }
 
 hr_status hr_print_value_use(hr_printer *p, const hr_value *v) {
-  const hr_value_name *n;
+  const hr_value_name *n = NULL;
   HR_TRY(value_slot(p, v, &n));
   put_value_name(p, n);
   if (v->def && v->def->n_results > 1) hr_strbuf_printf(p->out, "#%u", v->index);
@@ -339,7 +339,7 @@ static hr_status print_op(hr_printer *p, const hr_op *op) {
   HR_TRY(check_op(p, op));
   put_indent(p, p->indent);
   if (op->n_results > 0) {
-    const hr_value_name *n;
+    const hr_value_name *n = NULL;
     HR_TRY(value_slot(p, &op->results[0], &n));
     put_value_name(p, n);
     if (op->n_results > 1) hr_strbuf_printf(p->out, ":%d", op->n_results);

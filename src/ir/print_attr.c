@@ -280,7 +280,7 @@ static hr_status print_dense(hr_printer *p, const hr_attr *a) {
 
 hr_status hr_print_dense_array_elems(hr_printer *p, const hr_attr *a) {
   hr_dtype t = a->u.dense_array.dtype;
-  const char *name;
+  const char *name = NULL;
   HR_TRY(dtype_name(p, t, &name));
   int64_t n = a->u.dense_array.n;
   if (n < 0) return hr_print_error(p, "dense array of %lld elements", (long long)n);
@@ -302,7 +302,7 @@ hr_status hr_print_dense_array_elems(hr_printer *p, const hr_attr *a) {
 
 /* Appends `array<T: a, b>` (`array<T>` when empty). */
 static hr_status print_dense_array(hr_printer *p, const hr_attr *a) {
-  const char *name;
+  const char *name = NULL;
   HR_TRY(dtype_name(p, a->u.dense_array.dtype, &name));
   hr_strbuf_printf(p->out, "array<%s", name);
   if (a->u.dense_array.n > 0) {
@@ -457,7 +457,7 @@ static hr_status print_attr_at(hr_printer *p, const hr_attr *a, int depth) {
   if (!a) return hr_print_error(p, "missing attribute value");
   if (depth > MAX_ATTR_DEPTH)
     return hr_print_error(p, "attribute nesting exceeds %d", MAX_ATTR_DEPTH);
-  const char *tname;
+  const char *tname = NULL;
   switch (a->kind) {
     case HR_ATTR_UNIT: hr_strbuf_puts(p->out, "unit"); return NULL;
     case HR_ATTR_BOOL: hr_strbuf_puts(p->out, a->u.b ? "true" : "false"); return NULL;

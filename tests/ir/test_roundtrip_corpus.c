@@ -186,7 +186,7 @@ static char *strip_comments_and_blank_lines(const char *text, size_t len) {
 /* Runs the three checks on one corpus file. */
 static void check_file(stats *st, const char *dir, const char *name) {
   char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
+  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return;
   st->files++;
   char *src = NULL;
   size_t len = 0;
