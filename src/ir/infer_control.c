@@ -153,7 +153,8 @@ hr_status hri_infer_get_tuple_element(const hri_ctx *c) {
 
 hr_status hri_infer_token(const hri_ctx *c) {
   const hr_op *op = c->op;
-  int first_token = op->code == HR_OP_AFTER_ALL ? 0 : op->n_operands - 1;
+  /* after_all takes only tokens; the others (outfeed, send, ...) take their token last. */
+  int first_token = op->code == HR_OP_AFTER_ALL || op->n_operands == 0 ? 0 : op->n_operands - 1;
   for (int i = first_token; i < op->n_operands; i++)
     if (c->in[i].kind != HR_TYPE_TOKEN) return hri_err(c, "operand #%d must be a !stablehlo.token", i);
   memset(&c->out[0], 0, sizeof c->out[0]);
