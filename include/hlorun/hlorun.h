@@ -149,6 +149,8 @@ int64_t hr_tensor_num_elements(const hr_tensor *t);
 /* Programs                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
+typedef struct hr_weights hr_weights; /* named tensors (see the safetensors section) */
+
 typedef struct hr_module hr_module; /* a parsed and verified StableHLO module */
 
 typedef struct hr_parse_options {
@@ -189,6 +191,65 @@ hr_status hr_module_run(const hr_module *m, const char *fn_name, hr_tensor *cons
 void hr_tensors_free(hr_tensor **tensors, int n);
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Compiled execution: programs (JIT) and executables (AOT)                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A tensor's element type and shape; dims may be HR_DYNAMIC where a program accepts any size. */
+typedef struct hr_tensor_spec {
+  hr_dtype dtype;
+  hr_shape shape;
+} hr_tensor_spec;
+
+typedef struct hr_exec_options {
+  const hr_allocator *allocator; /* NULL: default */
+  int num_threads;               /* 0: number of online CPUs */
+  size_t max_arena_bytes;        /* bound on an executable's working memory; 0: 16 GiB */
+} hr_exec_options;
+
+/* An executable: one function compiled for fixed input shapes, with its working memory planned
+ * into one arena and its bound parameters (weights) prepared. Running it allocates nothing but
+ * the result tensors it returns. Not safe to run from two threads at once. */
+typedef struct hr_executable hr_executable;
+
+int hr_executable_num_inputs(const hr_executable *e);
+hr_tensor_spec hr_executable_input_spec(const hr_executable *e, int i);
+int hr_executable_num_outputs(const hr_executable *e);
+hr_tensor_spec hr_executable_output_spec(const hr_executable *e, int i);
+/* Runs on `inputs` (exactly the compiled specs); *outputs is an array of owned tensors, freed with
+ * hr_tensors_free(). */
+hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
+                            int *num_outputs);
+void hr_executable_free(hr_executable *e);
+
+/* A program: a module's entry function with some parameters bound to weights. Runtime inputs are
+ * the unbound parameters, in order. Running compiles an executable for the inputs' shapes on first
+ * use and caches it (JIT); hr_program_compile does the same ahead of time. Thread-safe. */
+typedef struct hr_program hr_program;
+
+/* Creates a program from `m` (ownership passes to the program, also on error) and its function
+ * `fn_name` (NULL: "main"). When `weights` is given (ownership passes too), every parameter whose
+ * jax.arg_info key path names a weight is bound to it; the types must match exactly. */
+hr_status hr_program_create(hr_module *m, const char *fn_name, hr_weights *weights, const hr_exec_options *opts,
+                            hr_program **out);
+void hr_program_free(hr_program *p);
+int hr_program_num_inputs(const hr_program *p);
+/* The input's spec (dynamic dims as HR_DYNAMIC) and name (jax.arg_info, or "argN"). */
+hr_tensor_spec hr_program_input_spec(const hr_program *p, int i);
+const char *hr_program_input_name(const hr_program *p, int i);
+int hr_program_num_outputs(const hr_program *p);
+hr_tensor_spec hr_program_output_spec(const hr_program *p, int i);
+const hr_module *hr_program_module(const hr_program *p);
+const char *hr_program_function(const hr_program *p);
+/* Compiles for concrete input shapes (one spec per runtime input). The executable is owned by the
+ * caller and stays valid after the program is freed. */
+hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out);
+/* Runs with JIT compilation cached by input shapes. */
+hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
+                         int *num_outputs);
+/* Number of executables compiled and cached so far (for tests and metrics). */
+int hr_program_cache_size(const hr_program *p);
+
+/* ---------------------------------------------------------------------------------------------- */
 /* NumPy .npy files                                                                                */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -202,7 +263,6 @@ hr_status hr_npy_write_file(const char *path, const hr_tensor *t);
 /* Named weight sets (safetensors files)                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef struct hr_weights hr_weights; /* named tensors, in file order */
 
 /* Reads a .safetensors file. Every header entry is checked: dtype, shape, offsets inside the data
  * section, no overlaps, total size within `max_bytes` (0: 16 GiB). */
@@ -213,6 +273,23 @@ const hr_tensor *hr_weights_tensor(const hr_weights *w, int i);
 /* The tensor called `name`, or NULL. */
 const hr_tensor *hr_weights_find(const hr_weights *w, const char *name);
 void hr_weights_free(hr_weights *w);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Artifact files                                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A portable artifact (hlorun export) is one file holding a program: its StableHLO text, metadata
+ * (entry function, input and output names, dtypes and shapes with -1 for symbolic dims, platforms,
+ * format and producer versions) and its bound weights, each 64-byte aligned so the file can be
+ * mapped and the weights used in place. An executable file (hlorun compile) holds an executable
+ * the same way: its compiled program for fixed shapes, and its weights. */
+hr_status hr_artifact_write(const hr_program *p, const char *path);
+/* Maps an artifact and creates its program; weights stay in the mapping (no copy). */
+hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_program **out);
+hr_status hr_executable_write(const hr_executable *e, const char *path);
+/* Maps an executable file; everything is prepared before it returns, so the first run costs the
+ * same as later ones. */
+hr_status hr_executable_open(const char *path, const hr_exec_options *opts, hr_executable **out);
 
 /* Converts a JAX key path as found in jax.arg_info ("params['blocks'][0]['attn']['key']") to the
  * dotted name used by weight files ("blocks.0.attn.key"): the leading argument name is dropped.

@@ -1,0 +1,30 @@
+/* Executables (internal view): what formats/ needs to save and rebuild them, and the constant
+ * folder the compiler uses. */
+#ifndef HLORUN_RUNTIME_EXECUTABLE_H
+#define HLORUN_RUNTIME_EXECUTABLE_H
+
+#include "base/weights.h"
+#include "compiler/specialize.h"
+#include "hlorun/hlorun.h"
+#include "ir/ir.h"
+
+/* Builds an executable from a specialized module (see hr_specialize; ownership passes, also on
+ * error). bound[i] is the value of parameter i of its "main", or NULL for a runtime input; bound
+ * tensors must stay valid while the executable lives, which `weights` (retained by the executable
+ * when not NULL) guarantees for tensors that point into it. */
+hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *bound, hr_weights *weights,
+                               const hr_exec_options *opts, hr_executable **out);
+
+/* The specialized module an executable was built from, and its bound parameters. */
+const hr_module *hr_executable_module(const hr_executable *e);
+const hr_tensor *hr_executable_bound(const hr_executable *e, int param);
+
+/* The program's bound parameters: the tensor for parameter `param` of its entry function, or
+ * NULL when that parameter is a runtime input. */
+const hr_tensor *hr_program_bound(const hr_program *p, int param);
+hr_weights *hr_program_weights(const hr_program *p);
+
+/* A folder that evaluates ops with the interpreter's kernels (for hr_specialize). */
+hr_folder hr_interp_folder(void);
+
+#endif
