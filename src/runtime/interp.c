@@ -542,6 +542,72 @@ static hr_status check_inputs(const hr_func *fn, hr_tensor *const *inputs, int n
   return NULL;
 }
 
+hr_status hr_interp_create(const hr_module *m, const hr_run_options *opts, hr_interp **out) {
+  *out = NULL;
+  hr_run_options o = default_options(opts);
+  interp_impl *impl = o.allocator->alloc(o.allocator->ctx, sizeof *impl, _Alignof(interp_impl));
+  if (!impl) return hr_error(HR_OUT_OF_MEMORY, "out of memory creating an interpreter");
+  memset(impl, 0, sizeof *impl);
+  hr_interp *in = &impl->pub;
+  in->module = m;
+  in->opts = o;
+  in->allocator = o.allocator;
+  hr_status s = register_kernels(in);
+  if (!s && o.num_threads != 1) s = hr_threadpool_create(in->allocator, o.num_threads, &in->pool);
+  if (s) {
+    o.allocator->free(o.allocator->ctx, impl);
+    return s;
+  }
+  *out = in;
+  return NULL;
+}
+
+void hr_interp_free(hr_interp *in) {
+  if (!in) return;
+  interp_impl *impl = impl_of(in);
+  while (impl->top) hr_interp_leave(in);
+  hr_threadpool_free(in->pool);
+  in->allocator->free(in->allocator->ctx, impl);
+}
+
+hr_status hr_interp_enter(hr_interp *in, const hr_func *fn) {
+  interp_impl *impl = impl_of(in);
+  frame *f = in->allocator->alloc(in->allocator->ctx, sizeof *f, _Alignof(frame));
+  if (!f) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  hr_status s = frame_init(in, fn, f);
+  if (s) {
+    in->allocator->free(in->allocator->ctx, f);
+    return s;
+  }
+  f->caller = impl->top;
+  impl->top = f;
+  return NULL;
+}
+
+void hr_interp_leave(hr_interp *in) {
+  interp_impl *impl = impl_of(in);
+  frame *f = impl->top;
+  if (!f) return;
+  impl->top = f->caller;
+  frame_release(in, f);
+  in->allocator->free(in->allocator->ctx, f);
+}
+
+hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
+  hr_kernel_fn kernel = in->kernels[op->code];
+  if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
+  if (produces_own_results(op->code)) return kernel(in, op, operands, results);
+  int made;
+  hr_status s = alloc_results(in, op, operands, results, &made);
+  if (!s) s = kernel(in, op, operands, results);
+  if (s)
+    for (int i = 0; i < made; i++) {
+      hr_tensor_free(results[i]);
+      results[i] = NULL;
+    }
+  return s;
+}
+
 hr_status hr_module_run(const hr_module *m, const char *fn_name, hr_tensor *const *inputs, int num_inputs,
                         const hr_run_options *opts, hr_tensor ***outputs, int *num_outputs) {
   *outputs = NULL;
@@ -549,21 +615,15 @@ hr_status hr_module_run(const hr_module *m, const char *fn_name, hr_tensor *cons
   const hr_func *fn = hr_module_find_func(m, fn_name ? fn_name : "main");
   if (!fn) return hr_error(HR_NOT_FOUND, "%s: no function @%s", m->filename, fn_name ? fn_name : "main");
   HR_TRY(check_inputs(fn, inputs, num_inputs));
-  interp_impl impl;
-  memset(&impl, 0, sizeof impl);
-  hr_interp *in = &impl.pub;
-  in->module = m;
-  in->opts = default_options(opts);
-  in->allocator = in->opts.allocator;
-  HR_TRY(register_kernels(in));
-  if (in->opts.num_threads != 1) HR_TRY(hr_threadpool_create(in->allocator, in->opts.num_threads, &in->pool));
+  hr_interp *in;
+  HR_TRY(hr_interp_create(m, opts, &in));
   const hr_allocator *da = hr_default_allocator();
   size_t n_out = fn->n_results ? (size_t)fn->n_results : 1;
   hr_tensor **out = da->alloc(da->ctx, n_out * sizeof *out, 16);
   hr_status s = out ? NULL : hr_error(HR_OUT_OF_MEMORY, "out of memory");
   if (!s) s = hr_interp_call(in, fn, inputs, out);
-  hr_threadpool_free(in->pool);
   if (in->opts.checks_passed) *in->opts.checks_passed = in->checks_passed;
+  hr_interp_free(in);
   if (s) {
     if (out) da->free(da->ctx, out);
     return s;

@@ -63,7 +63,22 @@ hr_status hr_interp_alloc(hr_interp *in, const hr_op *op, hr_dtype dtype, const 
 hr_status hr_interp_run_block(hr_interp *in, const hr_block *block, hr_tensor *const *args,
                               hr_tensor **results);
 
-/* Runs a function by name with owned inputs; like hr_module_run but inside an interpreter. */
+/* Runs a function with borrowed inputs; results are newly allocated (owned by the caller). */
 hr_status hr_interp_call(hr_interp *in, const hr_func *fn, hr_tensor *const *args, hr_tensor **results);
+
+/* Creates an interpreter for module `m` (borrowed; must outlive the interpreter) with options
+ * (defaults filled in) and every kernel registered. */
+hr_status hr_interp_create(const hr_module *m, const hr_run_options *opts, hr_interp **out);
+void hr_interp_free(hr_interp *in);
+
+/* Makes `fn` the active function, so that kernels of ops in `fn` that are not run through
+ * hr_interp_call (e.g. by an executable) can evaluate their regions. Pair with hr_interp_leave. */
+hr_status hr_interp_enter(hr_interp *in, const hr_func *fn);
+void hr_interp_leave(hr_interp *in);
+
+/* Runs one op outside any block: result types are resolved as the executor does (declared when
+ * static, else inferred from the operands) and `results` receives newly allocated tensors.
+ * Ops with regions need an active function (hr_interp_enter). Used to fold constants. */
+hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results);
 
 #endif
