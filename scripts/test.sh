@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite twice: an optimized build, and a build with AddressSanitizer +
 # UndefinedBehaviorSanitizer. Both use -Werror. The conformance suite in ../shared is included
-# when present and skipped otherwise.
+# when present and skipped otherwise. Then runs every libFuzzer target briefly (clang build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/install-deps.sh"
@@ -17,4 +17,6 @@ for variant in release sanitize; do
   echo "== $variant tests"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" || status=1
 done
+echo "== fuzzing (each target briefly)"
+"$root/scripts/fuzz.sh" "${HLORUN_FUZZ_SECONDS:-15}" || status=1
 exit $status
