@@ -264,6 +264,7 @@ static hr_status verify_attrs(const hr_op *op) {
 /* Infers the result types from the operands' declared types and compares with the declared ones. */
 static hr_status check_result_types(verifier *v, const hr_op *op) {
   size_t n = (size_t)op->n_operands + (size_t)op->n_results;
+  if (n == 0) n = 1; /* keep v->types non-NULL so the pointer arithmetic below is defined */
   void *buf;
   hr_status s = reserve(v, v->types, &v->types_cap, n, sizeof(hr_type), &buf);
   v->types = buf;

@@ -1,0 +1,17 @@
+/* libFuzzer target for the StableHLO text parser: any byte string must parse or fail cleanly. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hlorun/hlorun.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  hr_parse_options opts = {0};
+  opts.max_constant_bytes = (size_t)1 << 20; /* keep hostile splat constants small */
+  hr_module *m = NULL;
+  hr_status s = hr_module_parse("fuzz.mlir", (const char *)data, size, &opts, &m);
+  if (!s) hr_module_free(m);
+  hr_status_free(s);
+  return 0;
+}
