@@ -20,4 +20,11 @@
 hr_status hr_elementwise_binary_scalar(const hr_op *op, hr_opcode code, hr_dtype t, const void *a,
                                        const void *b, void *out);
 
+/* Recognises a region body `%r = <code> %arg0, %arg1` (or with the arguments swapped) followed by
+ * a return of %r, where <code> is one hr_elementwise_binary_scalar serves and the arguments and
+ * result are rank-0 tensors of one element type, returned in *t. Sets *body to the binary op (for
+ * error positions) and *swapped when the operands are (%arg1, %arg0). */
+bool hr_elementwise_binary_region(const hr_block *b, hr_opcode *code, hr_dtype *t, const hr_op **body,
+                                  bool *swapped);
+
 #endif /* HLORUN_RUNTIME_ELEMENTWISE_H */

@@ -181,17 +181,6 @@ static hr_status check_update_shape(const hr_op *op, scatter_spec *s, const scat
 /* The update computation                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Whether `code` is a binary op hr_elementwise_binary_scalar implements. */
-static bool is_fast_binary(hr_opcode code) {
-  switch (code) {
-    case HR_OP_ADD: case HR_OP_SUBTRACT: case HR_OP_MULTIPLY: case HR_OP_MAXIMUM:
-    case HR_OP_MINIMUM: case HR_OP_AND: case HR_OP_OR: case HR_OP_XOR:
-      return true;
-    default:
-      return false;
-  }
-}
-
 /* Whether block argument `i` is a rank-0 tensor of element type `t`. */
 static bool arg_is_scalar_of(const hr_block *b, int i, hr_dtype t) {
   const hr_type *ty = &b->args[i].type;
@@ -207,24 +196,14 @@ static bool is_replace_region(const hr_block *b, const scatter_args *a) {
   return true;
 }
 
-/* Recognises `%r = <binary op> %arg0, %arg1` (either order) followed by `return %r`, all of the
- * input's element type, and fills the combiner for it. */
+/* Recognises a single binary op on the two arguments (either order) of the input's element type,
+ * and fills the combiner for it. */
 static bool match_binary_region(const hr_block *b, const scatter_args *a, combiner *c) {
-  if (a->n != 1 || b->n_args != 2 || b->n_ops != 2) return false;
-  const hr_op *body = b->ops[0], *ret = b->ops[1];
-  hr_dtype t = a->inputs[0]->dtype;
-  if (!is_fast_binary(body->code) || body->n_operands != 2 || body->n_results != 1) return false;
-  if (ret->n_operands != 1 || ret->operands[0] != &body->results[0]) return false;
-  const hr_type *rt = &body->results[0].type;
-  if (rt->kind != HR_TYPE_TENSOR || rt->shape.rank != 0 || rt->dtype != t) return false;
-  if (!arg_is_scalar_of(b, 0, t) || !arg_is_scalar_of(b, 1, t)) return false;
-  bool straight = body->operands[0] == &b->args[0] && body->operands[1] == &b->args[1];
-  bool swapped = body->operands[0] == &b->args[1] && body->operands[1] == &b->args[0];
-  if (!straight && !swapped) return false;
+  hr_dtype t;
+  if (a->n != 1 || !hr_elementwise_binary_region(b, &c->code, &t, &c->body, &c->swapped) ||
+      t != a->inputs[0]->dtype)
+    return false;
   c->kind = COMBINE_BINARY;
-  c->code = body->code;
-  c->body = body;
-  c->swapped = swapped;
   return true;
 }
 

@@ -336,6 +336,32 @@ static bool is_scalar_api_op(hr_opcode code) {
   }
 }
 
+/* Whether a value is a rank-0 tensor of element type `t`. */
+static bool is_scalar_of(const hr_type *ty, hr_dtype t) {
+  return ty->kind == HR_TYPE_TENSOR && ty->shape.rank == 0 && ty->dtype == t;
+}
+
+bool hr_elementwise_binary_region(const hr_block *b, hr_opcode *code, hr_dtype *t, const hr_op **body,
+                                  bool *swapped) {
+  if (b->n_args != 2 || b->n_ops != 2) return false;
+  const hr_op *o = b->ops[0], *ret = b->ops[1];
+  if (!is_scalar_api_op(o->code) || o->n_operands != 2 || o->n_results != 1 || o->n_regions != 0) return false;
+  if (!(hr_opcode_flags(ret->code) & HR_OPF_TERMINATOR) || ret->n_operands != 1 || ret->operands[0] != &o->results[0])
+    return false;
+  const hr_value *x = &b->args[0], *y = &b->args[1];
+  bool in_order = o->operands[0] == x && o->operands[1] == y;
+  bool reversed = o->operands[0] == y && o->operands[1] == x;
+  hr_dtype dt = x->type.dtype;
+  if ((!in_order && !reversed) || !is_scalar_of(&x->type, dt) || !is_scalar_of(&y->type, dt) ||
+      !is_scalar_of(&o->results[0].type, dt))
+    return false;
+  *code = o->code;
+  *t = dt;
+  *body = o;
+  *swapped = !in_order;
+  return true;
+}
+
 hr_status hr_elementwise_binary_scalar(const hr_op *op, hr_opcode code, hr_dtype t, const void *a,
                                        const void *b, void *out) {
   const ew_binary_op *d = is_scalar_api_op(code) ? ew_find_binary(code) : NULL;

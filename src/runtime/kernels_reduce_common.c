@@ -226,35 +226,11 @@ void hr_red_region_release(hr_red_region *r) {
   }
 }
 
-/* True for the binary ops hr_elementwise_binary_scalar evaluates. */
-static bool is_fast_binary(hr_opcode code) {
-  switch (code) {
-    case HR_OP_ADD: case HR_OP_SUBTRACT: case HR_OP_MULTIPLY: case HR_OP_MAXIMUM:
-    case HR_OP_MINIMUM: case HR_OP_AND: case HR_OP_OR: case HR_OP_XOR:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool hr_red_fast_binary_body(const hr_block *block, hr_opcode *code, const hr_op **body_op) {
-  if (block->n_args != 2 || block->n_ops != 2) return false;
-  const hr_op *o = block->ops[0], *ret = block->ops[1];
-  if (!is_fast_binary(o->code) || o->n_operands != 2 || o->n_results != 1 || o->n_regions != 0) return false;
-  if (!(hr_opcode_flags(ret->code) & HR_OPF_TERMINATOR) || ret->n_operands != 1 ||
-      ret->operands[0] != &o->results[0])
-    return false;
-  const hr_value *a = &block->args[0], *b = &block->args[1];
-  bool in_order = o->operands[0] == a && o->operands[1] == b;
-  bool swapped = o->operands[0] == b && o->operands[1] == a && o->code != HR_OP_SUBTRACT;
-  if (!in_order && !swapped) return false;
-  hr_dtype ta, tb, tr;
-  if (!scalar_type(&a->type, &ta) || !scalar_type(&b->type, &tb) || !scalar_type(&o->results[0].type, &tr))
-    return false;
-  if (ta != tb || ta != tr) return false;
-  *code = o->code;
-  *body_op = o;
-  return true;
+  hr_dtype t;
+  bool swapped;
+  /* Every served op but subtract is commutative, so the operand order only matters for it. */
+  return hr_elementwise_binary_region(block, code, &t, body_op, &swapped) && !(swapped && *code == HR_OP_SUBTRACT);
 }
 
 hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
