@@ -4,7 +4,6 @@
  * modules must match op for op: same op codes, operands, result types, regions, and attributes
  * equal under hr_attr_equal. That checks, for every op in the corpus, that its pretty spelling and
  * its generic spelling parse to the same thing. Exits 77 (skipped) when the corpus is absent. */
-#include <dirent.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include "base/numeric.h"
 #include "base/strbuf.h"
 #include "ir/ir.h"
+#include "corpus.h"
 #include "test.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -299,36 +299,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int compare_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Lists the *.mlir files of a directory, sorted; returns their count (-1 when unreadable). */
-static int list_mlir(const char *dir, char ***out) {
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int n = 0, cap = 0;
-  char **names = NULL;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len < 6 || strcmp(e->d_name + len - 5, ".mlir") != 0) continue;
-    if (n == cap) {
-      cap = cap ? cap * 2 : 256;
-      names = realloc(names, (size_t)cap * sizeof *names);
-      if (!names) abort();
-    }
-    size_t plen = strlen(dir) + len + 2;
-    names[n] = malloc(plen);
-    if (!names[n]) abort();
-    snprintf(names[n], plen, "%s/%s", dir, e->d_name);
-    n++;
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof *names, compare_names);
-  *out = names;
-  return n;
-}
 
 /* Parses the generic rewrite of `m` and compares it with `m`. */
 static void check_round_trip(const char *path, const hr_module *m, long *ops) {
@@ -350,16 +320,11 @@ static void check_round_trip(const char *path, const hr_module *m, long *ops) {
   hr_strbuf_free(&sb);
 }
 
-TEST(corpus) {
-  const char *src = getenv("HLORUN_SOURCE_DIR");
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/../shared/conformance/stablehlo-testdata", src ? src : ".");
-  char **files;
-  int n = list_mlir(dir, &files);
-  if (n <= 0) {
-    printf("corpus not found at %s: skipped\n", dir);
-    exit(77);
-  }
+TEST(every_corpus_file_parses) {
+  corpus c;
+  if (!corpus_open(&c)) exit(77);
+  int n = c.n;
+  char **files = c.paths;
   int failed = 0;
   long ops = 0;
   size_t bytes = 0;
@@ -387,11 +352,10 @@ TEST(corpus) {
   printf("parsed %d of %d files (%.1f MB) in %.3f s; generic round trip matched %ld ops\n",
          n - failed, n, (double)bytes / 1e6, parse_time, ops);
   CHECK_EQ_INT(failed, 0);
-  for (int i = 0; i < n; i++) free(files[i]);
-  free(files);
+  corpus_close(&c);
 }
 
 int main(void) {
-  RUN(corpus);
+  RUN(every_corpus_file_parses);
   TEST_MAIN_END();
 }

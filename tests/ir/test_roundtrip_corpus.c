@@ -4,7 +4,6 @@
  *   (3) print(m) equals the file itself, ignoring `//` comment lines and blank lines (the corpus
  *       was printed by stablehlo-opt, so this measures fidelity; reported, with a floor).
  * Skipped (exit 77) when ../shared/conformance/stablehlo-testdata is absent. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +11,9 @@
 #include "base/file.h"
 #include "base/strbuf.h"
 #include "ir/ir.h"
+#include "corpus.h"
 #include "test.h"
 
-#define MAX_FILES 4096
 #define MAX_REPORTS 10
 #define MAX_FILE_BYTES ((size_t)256 << 20)
 /* Byte-exact files must not drop below this: 1535 of 1629 at the time of writing. The other 94
@@ -184,9 +183,8 @@ static char *strip_comments_and_blank_lines(const char *text, size_t len) {
 /* ---- one file ---- */
 
 /* Runs the three checks on one corpus file. */
-static void check_file(stats *st, const char *dir, const char *name) {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return;
+static void check_file(stats *st, const char *path) {
+  const char *name = corpus_name(path);
   st->files++;
   char *src = NULL;
   size_t len = 0;
@@ -230,42 +228,13 @@ done:
   if (src) alloc->free(alloc->ctx, src);
 }
 
-/* strcmp for qsort over char* entries. */
-static int cmp_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Lists the .mlir files of `dir`, sorted; -1 when the directory is absent. */
-static int list_files(const char *dir, char **names) {
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < MAX_FILES) {
-    size_t l = strlen(e->d_name);
-    if (l > 5 && strcmp(e->d_name + l - 5, ".mlir") == 0) names[n++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp_names);
-  return n;
-}
-
 int main(void) {
-  const char *root = getenv("HLORUN_SOURCE_DIR");
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s/../shared/conformance/stablehlo-testdata", root ? root : ".");
-  static char *names[MAX_FILES];
-  int n = list_files(dir, names);
-  if (n <= 0) {
-    printf("corpus not found at %s: skipped\n", dir);
-    return 77;
-  }
+  corpus c;
+  if (!corpus_open(&c)) return 77;
   stats st;
   memset(&st, 0, sizeof st);
-  for (int i = 0; i < n; i++) {
-    check_file(&st, dir, names[i]);
-    free(names[i]);
-  }
+  for (int i = 0; i < c.n; i++) check_file(&st, c.paths[i]);
+  corpus_close(&c);
   printf(
       "files: %d\nround trip (parse(print(m)) == m): %d\nidempotent (print twice): %d\n"
       "byte-exact with the corpus text: %d\n",

@@ -5,15 +5,14 @@
  * a result or an HR_VERIFY_ERROR, never crash (run it under -DHLORUN_SANITIZE=ON), and the module
  * must verify again once restored.
  * Skipped (exit 77) when ../shared/conformance/stablehlo-testdata is absent. */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ir/infer_internal.h"
+#include "corpus.h"
 #include "test.h"
 
-#define MAX_FILES 4096
 #define MAX_OPERANDS 4096
 #define MAX_REPORTS 20
 
@@ -187,9 +186,7 @@ static void corrupt_block(stats *st, const char *file, hr_block *b) {
 }
 
 /* Parses (and so verifies) one file, checks its ops, then runs the corruption sweep. */
-static void check_file(stats *st, const char *dir, const char *name) {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) return;
+static void check_file(stats *st, const char *path) {
   hr_module *m = NULL;
   hr_status s = hr_module_parse_file(path, NULL, &m);
   st->files++;
@@ -207,36 +204,12 @@ static void check_file(stats *st, const char *dir, const char *name) {
   hr_module_free(m);
 }
 
-/* strcmp for qsort over char* entries. */
-static int cmp_names(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* Lists the .mlir files of `dir`, sorted; returns the count (-1 when the directory is absent). */
-static int list_files(const char *dir, char **names) {
-  DIR *d = opendir(dir);
-  if (!d) return -1;
-  int n = 0;
-  struct dirent *e;
-  while ((e = readdir(d)) && n < MAX_FILES) {
-    size_t len = strlen(e->d_name);
-    if (len > 5 && strcmp(e->d_name + len - 5, ".mlir") == 0) names[n++] = strdup(e->d_name);
-  }
-  closedir(d);
-  qsort(names, (size_t)n, sizeof *names, cmp_names);
-  return n;
-}
-
-/* The corpus directory. */
-static char corpus_dir[4096];
+/* The corpus, listed once by main. */
+static corpus files;
 
 TEST(corpus_verifies_inference_matches_and_survives_corruption) {
-  static char *names[MAX_FILES];
-  int n = list_files(corpus_dir, names);
-  CHECK(n > 0);
   stats st = {0};
-  for (int i = 0; i < n; i++) {
-    if (names[i]) check_file(&st, corpus_dir, names[i]);
-    free(names[i]);
-  }
+  for (int i = 0; i < files.n; i++) check_file(&st, files.paths[i]);
   printf("%d files: %d verified, %d failed; %ld ops, %ld static results checked, %ld mismatches; "
          "%ld probes of corrupted ops, %ld bad answers\n",
          st.files, st.parsed, st.failed, st.ops, st.checked, st.mismatches, st.probes, st.probe_failures);
@@ -246,14 +219,8 @@ TEST(corpus_verifies_inference_matches_and_survives_corruption) {
 }
 
 int main(void) {
-  const char *src = getenv("HLORUN_SOURCE_DIR");
-  snprintf(corpus_dir, sizeof corpus_dir, "%s/../shared/conformance/stablehlo-testdata", src ? src : ".");
-  DIR *d = opendir(corpus_dir);
-  if (!d) {
-    printf("skipped: %s is absent\n", corpus_dir);
-    return 77;
-  }
-  closedir(d);
+  if (!corpus_open(&files)) return 77;
   RUN(corpus_verifies_inference_matches_and_survives_corruption);
+  corpus_close(&files);
   TEST_MAIN_END();
 }
