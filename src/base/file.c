@@ -11,6 +11,7 @@ hr_status hr_read_file(const char *path, const hr_allocator *a, size_t max_bytes
                        size_t *len) {
   *data = NULL;
   *len = 0;
+  if (!a) a = hr_default_allocator();
   FILE *f = fopen(path, "rb");
   if (!f) return hr_error(errno == ENOENT ? HR_NOT_FOUND : HR_IO_ERROR, "%s: %s", path, strerror(errno));
   struct stat st;

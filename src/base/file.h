@@ -6,7 +6,7 @@
 
 #include "hlorun/hlorun.h"
 
-/* Reads `path` into a NUL-terminated buffer allocated with `a`. Files larger than `max_bytes`
+/* Reads `path` into a NUL-terminated buffer allocated with `a` (NULL: default). Files larger than `max_bytes`
  * are rejected with HR_RESOURCE_EXHAUSTED. */
 hr_status hr_read_file(const char *path, const hr_allocator *a, size_t max_bytes, char **data,
                        size_t *len);

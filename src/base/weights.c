@@ -73,3 +73,23 @@ const hr_tensor *hr_weights_find(const hr_weights *w, const char *name) {
     if (strcmp(w->names[i], name) == 0) return &w->tensors[i];
   return NULL;
 }
+
+bool hr_keypath_to_dotted(const char *keypath, char *out, size_t cap) {
+  const char *p = strchr(keypath, '[');
+  size_t n = 0;
+  if (!p || cap == 0) return false;
+  while (*p == '[') {
+    char quote = p[1] == '\'' || p[1] == '"' ? p[1] : 0;
+    const char *key = p + 1 + (quote != 0);
+    const char *end = strchr(key, quote ? quote : ']');
+    if (!end || (quote && end[1] != ']') || end == key) return false;
+    size_t len = (size_t)(end - key);
+    if (n + len + 2 > cap) return false;
+    if (n) out[n++] = '.';
+    memcpy(out + n, key, len);
+    n += len;
+    p = end + (quote ? 2 : 1);
+  }
+  out[n] = '\0';
+  return *p == '\0';
+}

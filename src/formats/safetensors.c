@@ -130,29 +130,3 @@ hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size
   *out = w;
   return NULL;
 }
-
-bool hr_keypath_to_dotted(const char *keypath, char *out, size_t cap) {
-  const char *p = strchr(keypath, '[');
-  if (!p || cap == 0) return false;
-  size_t n = 0;
-  while (*p == '[') {
-    p++;
-    const char *end;
-    if (*p == '\'' || *p == '"') {
-      char q = *p++;
-      end = strchr(p, q);
-      if (!end || end[1] != ']') return false;
-    } else {
-      end = strchr(p, ']');
-      if (!end) return false;
-    }
-    size_t len = (size_t)(end - p);
-    if (n + len + 2 > cap) return false;
-    if (n) out[n++] = '.';
-    memcpy(out + n, p, len);
-    n += len;
-    p = end + (*end == ']' ? 1 : 2);
-  }
-  out[n] = '\0';
-  return *p == '\0' && n > 0;
-}

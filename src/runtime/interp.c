@@ -371,7 +371,7 @@ static hr_status kernel_constant(hr_interp *in, const hr_op *op, hr_tensor *cons
   size_t es = hr_dtype_size(r->dtype);
   if (!v->u.dense.splat) {
     if (v->u.dense.nbytes != r->nbytes) return hr_op_error(op, HR_VERIFY_ERROR, "value size differs from the result size");
-    memcpy(r->data, v->u.dense.data, r->nbytes);
+    if (r->nbytes) memcpy(r->data, v->u.dense.data, r->nbytes);
     return NULL;
   }
   unsigned char *d = r->data;

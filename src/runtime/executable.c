@@ -1,0 +1,786 @@
+/* Executables: one specialized function ("main", static shapes) planned once and run step by step
+ * with the interpreter's kernels.
+ *
+ * Every top-level value of main owns a "slot", an hr_tensor view of its buffer:
+ *   - runtime inputs point at the caller's tensors while a run lasts (used in place);
+ *   - bound parameters point at the bound tensors (used in place, never copied);
+ *   - constants are materialised once, at create time, into one constant storage (equal
+ *     constants, as inlining produces, share one copy);
+ *   - every other value (an intermediate) has a fixed offset in one arena allocated at create
+ *     time. Offsets are assigned greedily by size (largest first, best-fitting gap): values whose
+ *     lifetimes overlap get disjoint ranges, others share memory. A lifetime runs from the step
+ *     defining the value to the last step reading it, where a read inside the regions of a later
+ *     op counts as a read by that op, and the function's return reads at the end.
+ * Arena and constants together must fit in hr_exec_options.max_arena_bytes. Placement compares
+ * each intermediate with those placed before it: quadratic in the number of top-level values.
+ * Running points the input slots at the inputs, then for each step zero-fills the result buffers
+ * (kernels expect zero-filled results) and calls the kernel on the slot views; results are copied
+ * into new tensors at the end. Nothing is allocated per run but those (and what kernels allocate
+ * internally).
+ *
+ * Wrapped steps. Two kinds of ops cannot be called this way: the control-flow kernels that create
+ * their own results (func.call, while, if, case), and ops whose regions read values of main
+ * directly (captures: the interpreter finds such values in its frame of main, which the direct
+ * path leaves empty). Such an op runs through hr_interp_run_block on a "wrapper": a block of main
+ * made at create time whose arguments are copies of the main values the op reads (same value
+ * ids, so binding the arguments binds those values in the frame), followed by the op itself and a
+ * stablehlo.return of the results later steps read. The returned tensors are copied into the
+ * arena and freed. Region evaluation needs main to be the interpreter's active function, so the
+ * executable enters it at create time and leaves it when freed.
+ */
+#include "runtime/executable.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/exec_internal.h"
+#include "runtime/interp.h"
+
+#define DEFAULT_MAX_ARENA_BYTES ((size_t)16 << 30)
+enum { BUFFER_ALIGN = 64 };
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Plan structures                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum slot_kind {
+  SLOT_INPUT,    /* a runtime input: the caller's tensor during a run */
+  SLOT_BOUND,    /* a parameter bound at create time: that tensor's memory */
+  SLOT_CONSTANT, /* a stablehlo.constant: the constant storage */
+  SLOT_TEMP,     /* any other op result: a range of the arena */
+} slot_kind;
+
+/* A top-level value of main and its buffer. */
+typedef struct slot {
+  hr_tensor view; /* the value's type and buffer; allocator NULL: nothing frees it */
+  slot_kind kind;
+  const hr_value *value;
+  int def;       /* TEMP: the step defining the value */
+  int last_use;  /* the last step reading it (n_steps: the return), -1 when nothing does */
+  size_t size;   /* view.nbytes rounded up to BUFFER_ALIGN */
+  size_t offset; /* TEMP: offset in the arena; CONSTANT: offset in the constant storage */
+  int32_t same_as; /* CONSTANT: an earlier constant slot whose storage this one shares, or -1 */
+} slot;
+
+/* One op run per call. */
+typedef struct step {
+  hr_op *op;
+  hr_kernel_fn kernel; /* direct steps: the op's kernel; NULL for wrapped steps */
+  hr_block *wrapper;   /* wrapped steps: the block evaluated to run the op */
+  int n_args, n_results;
+  hr_tensor **args;    /* direct: the op's operands; wrapped: the wrapper's arguments */
+  hr_tensor **results; /* direct: every result; wrapped: the results the wrapper returns */
+} step;
+
+struct hr_executable {
+  const hr_allocator *allocator;
+  hr_module *module; /* owned */
+  hr_func *main;
+  hr_weights *weights; /* retained, or NULL */
+  hr_interp *interp;   /* kernels, thread pool, and the frame of main regions run in */
+  bool entered;        /* main is the interpreter's active function */
+  hr_arena plan;       /* everything below except the two buffers */
+  int n_slots;
+  slot *slots;      /* parameters first (slot i is parameter i), then op results in order */
+  int32_t *slot_of; /* value id -> slot; -1 for values inside regions */
+  int n_steps;
+  step *steps;
+  int n_inputs;
+  int *input_params; /* parameter index of each runtime input */
+  hr_tensor_spec *input_specs;
+  int n_outputs;
+  int *output_slots;
+  hr_tensor_spec *output_specs;
+  hr_tensor **scratch; /* results handed back by a wrapped step */
+  unsigned char *arena;
+  unsigned char *constants;
+  hr_exec_stats stats;
+  atomic_flag running; /* set while a run is in progress (runs are not reentrant) */
+};
+
+/* Allocates zero-filled plan memory; NULL when out of memory or on overflow. */
+static void *plan_calloc(hr_executable *e, size_t n, size_t size) {
+  return hr_arena_calloc(&e->plan, n ? n : 1, size, 16);
+}
+
+static hr_status out_of_memory(void) { return hr_error(HR_OUT_OF_MEMORY, "out of memory planning an executable"); }
+
+/* An error naming the position of function `fn`. */
+__attribute__((format(printf, 3, 4))) static hr_status func_error(const hr_func *fn, hr_code code, const char *fmt,
+                                                                  ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return hr_error(code, "%s:%u:%u: @%s: %s", fn->loc.file ? fn->loc.file : "?", fn->loc.line, fn->loc.col, fn->name,
+                  msg);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Tensor specs (shared with program.c)                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+
+hr_tensor_spec hr_spec_of_type(const hr_type *t) {
+  hr_tensor_spec s;
+  memset(&s, 0, sizeof s);
+  if (t->kind != HR_TYPE_TENSOR) return s;
+  s.dtype = t->dtype;
+  s.shape = t->shape;
+  return s;
+}
+
+hr_type hr_type_of_spec(const hr_tensor_spec *s) {
+  hr_type t;
+  memset(&t, 0, sizeof t);
+  t.kind = HR_TYPE_TENSOR;
+  t.dtype = s->dtype;
+  t.shape = s->shape;
+  return t;
+}
+
+bool hr_spec_equal(const hr_tensor_spec *a, const hr_tensor_spec *b) {
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return false;
+  if (a->shape.rank < 0 || a->shape.rank > HR_MAX_RANK) return false;
+  for (int i = 0; i < a->shape.rank; i++)
+    if (a->shape.dims[i] != b->shape.dims[i]) return false;
+  return true;
+}
+
+void hr_spec_print(hr_strbuf *sb, const hr_tensor_spec *s) {
+  hr_type t = hr_type_of_spec(s);
+  hr_type_print(sb, &t);
+}
+
+hr_status hr_spec_mismatch(const char *what, const hr_tensor_spec *got, const hr_tensor_spec *want) {
+  hr_strbuf g, w;
+  hr_strbuf_init(&g, NULL);
+  hr_strbuf_init(&w, NULL);
+  hr_spec_print(&g, got);
+  hr_spec_print(&w, want);
+  hr_status s = hr_error(HR_INVALID_ARGUMENT, "%s is %s, expected %s", what, g.data ? g.data : "?",
+                         w.data ? w.data : "?");
+  hr_strbuf_free(&g);
+  hr_strbuf_free(&w);
+  return s;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Slots                                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The slot of a value, or -1 when it is not a top-level value of main. */
+static int32_t slot_index(const hr_executable *e, const hr_value *v) {
+  return v->id < e->main->n_values ? e->slot_of[v->id] : -1;
+}
+
+/* Initialises slot `i` for value `v`, which must be a static tensor; sizes are overflow-checked. */
+static hr_status slot_init(hr_executable *e, int32_t i, const hr_value *v, slot_kind kind, const hr_op *def_op) {
+  slot *sl = &e->slots[i];
+  const hr_type *t = &v->type;
+  if (t->kind != HR_TYPE_TENSOR || !hr_type_is_static(t)) {
+    const char *what = t->kind != HR_TYPE_TENSOR ? "is not a tensor" : "has a dynamic shape (not specialized?)";
+    return def_op ? hr_op_error(def_op, HR_UNIMPLEMENTED, "result %u %s", v->index, what)
+                  : func_error(e->main, HR_UNIMPLEMENTED, "parameter %u %s", v->index, what);
+  }
+  int64_t n = 0;
+  size_t esize = hr_dtype_size(t->dtype);
+  hr_status s = hr_shape_num_elements(&t->shape, &n);
+  if (!s && (esize == 0 || (uint64_t)n > (SIZE_MAX - BUFFER_ALIGN) / esize))
+    s = hr_error(HR_RESOURCE_EXHAUSTED, "a tensor of %lld elements is too large", (long long)n);
+  if (s) {
+    const hr_loc *at = def_op ? &def_op->loc : &e->main->loc;
+    return hr_status_wrap(s, "%s:%u:%u: %s %u", at->file ? at->file : "?", at->line, at->col,
+                          def_op ? hr_opcode_name(def_op->code) : "parameter", v->index);
+  }
+  sl->view.dtype = t->dtype;
+  sl->view.shape = t->shape;
+  sl->view.nbytes = (size_t)n * esize;
+  sl->size = (sl->view.nbytes + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
+  sl->kind = kind;
+  sl->value = v;
+  sl->def = -1;
+  sl->last_use = -1;
+  sl->same_as = -1;
+  if (v->id >= e->main->n_values) return func_error(e->main, HR_INTERNAL, "value id %u out of range", v->id);
+  e->slot_of[v->id] = i;
+  return NULL;
+}
+
+/* Checks a bound tensor against its parameter and makes the slot point at it. */
+static hr_status bind_param(hr_executable *e, int p, const hr_tensor *t) {
+  slot *sl = &e->slots[p];
+  hr_tensor_spec got = {t->dtype, t->shape}, want = {sl->view.dtype, sl->view.shape};
+  if (!hr_spec_equal(&got, &want)) {
+    hr_status s = hr_spec_mismatch("the bound tensor", &got, &want);
+    return hr_status_wrap(s, "%s:%u:%u: @%s: parameter %d", e->main->loc.file, e->main->loc.line, e->main->loc.col,
+                          e->main->name, p);
+  }
+  if (t->nbytes != sl->view.nbytes || (t->nbytes && !t->data))
+    return func_error(e->main, HR_INVALID_ARGUMENT, "the tensor bound to parameter %d has %zu bytes of data, expected %zu",
+                      p, t->data ? t->nbytes : 0, sl->view.nbytes);
+  sl->kind = SLOT_BOUND;
+  sl->view.data = t->data;
+  return NULL;
+}
+
+/* Creates the slots of the parameters (bound or runtime inputs) and of every op result. */
+static hr_status make_slots(hr_executable *e, const hr_tensor *const *bound) {
+  const hr_block *body = &e->main->body;
+  size_t n = (size_t)body->n_args;
+  for (int k = 0; k < body->n_ops; k++) n += (size_t)body->ops[k]->n_results;
+  if (n > INT32_MAX) return func_error(e->main, HR_RESOURCE_EXHAUSTED, "too many values");
+  e->n_slots = (int)n;
+  e->slots = plan_calloc(e, n, sizeof *e->slots);
+  e->slot_of = plan_calloc(e, e->main->n_values, sizeof *e->slot_of);
+  if (!e->slots || !e->slot_of) return out_of_memory();
+  for (uint32_t i = 0; i < e->main->n_values; i++) e->slot_of[i] = -1;
+  int32_t next = 0;
+  for (int p = 0; p < body->n_args; p++) {
+    HR_TRY(slot_init(e, next++, &body->args[p], SLOT_INPUT, NULL));
+    if (bound && bound[p]) HR_TRY(bind_param(e, p, bound[p]));
+  }
+  for (int k = 0; k < body->n_ops; k++) {
+    const hr_op *op = body->ops[k];
+    slot_kind kind = op->code == HR_OP_CONSTANT ? SLOT_CONSTANT : SLOT_TEMP;
+    for (int r = 0; r < op->n_results; r++) HR_TRY(slot_init(e, next++, &op->results[r], kind, op));
+  }
+  return NULL;
+}
+
+/* Lists the runtime inputs (unbound parameters) and their specs. */
+static hr_status list_inputs(hr_executable *e) {
+  int n = 0;
+  for (int p = 0; p < e->main->n_args; p++) n += e->slots[p].kind == SLOT_INPUT;
+  e->n_inputs = n;
+  e->input_params = plan_calloc(e, (size_t)n, sizeof *e->input_params);
+  e->input_specs = plan_calloc(e, (size_t)n, sizeof *e->input_specs);
+  if (!e->input_params || !e->input_specs) return out_of_memory();
+  n = 0;
+  for (int p = 0; p < e->main->n_args; p++) {
+    if (e->slots[p].kind != SLOT_INPUT) continue;
+    e->input_params[n] = p;
+    e->input_specs[n++] = hr_spec_of_type(&e->main->body.args[p].type);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Steps and lifetimes                                                                             */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Whether the op's kernel creates its own results (see hr_kernel_fn in interp.h). */
+static bool produces_own_results(hr_opcode code) {
+  return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE;
+}
+
+/* Records step `user` as the latest reader of every main value `op` reads (its operands and those
+ * of the ops in its regions); sets *captures when a main value is read inside a region. */
+static void mark_reads(hr_executable *e, const hr_op *op, int user, bool nested, bool *captures) {
+  for (int i = 0; i < op->n_operands; i++) {
+    int32_t s = slot_index(e, op->operands[i]);
+    if (s < 0) continue;
+    e->slots[s].last_use = user;
+    if (nested) *captures = true;
+  }
+  for (int r = 0; r < op->n_regions; r++)
+    for (int k = 0; k < op->regions[r].n_ops; k++) mark_reads(e, op->regions[r].ops[k], user, true, captures);
+}
+
+/* Makes one step per top-level op except constants and the return, checking that each has a
+ * kernel, and computes every slot's lifetime. Steps that must be wrapped get wrapper == NULL and
+ * kernel == NULL here (their wrapper is built later). */
+static hr_status make_steps(hr_executable *e) {
+  const hr_block *body = &e->main->body;
+  int n = 0;
+  for (int k = 0; k + 1 < body->n_ops; k++) n += body->ops[k]->code != HR_OP_CONSTANT;
+  e->n_steps = n;
+  e->steps = plan_calloc(e, (size_t)n, sizeof *e->steps);
+  if (!e->steps) return out_of_memory();
+  int i = 0;
+  for (int k = 0; k + 1 < body->n_ops; k++) {
+    hr_op *op = body->ops[k];
+    if (op->code == HR_OP_CONSTANT) continue;
+    if (hr_opcode_flags(op->code) & HR_OPF_TERMINATOR)
+      return hr_op_error(op, HR_VERIFY_ERROR, "a terminator before the end of @%s", e->main->name);
+    hr_kernel_fn kernel = e->interp->kernels[op->code];
+    if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "no kernel implements this op");
+    bool captures = false;
+    mark_reads(e, op, i, false, &captures);
+    for (int r = 0; r < op->n_results; r++) e->slots[slot_index(e, &op->results[r])].def = i;
+    e->steps[i].op = op;
+    e->steps[i].kernel = captures || produces_own_results(op->code) ? NULL : kernel;
+    i++;
+  }
+  bool unused = false;
+  mark_reads(e, body->ops[body->n_ops - 1], n, false, &unused);
+  return NULL;
+}
+
+/* Checks the function's terminator and records which slots are returned. */
+static hr_status list_outputs(hr_executable *e) {
+  const hr_block *body = &e->main->body;
+  const hr_op *ret = body->n_ops ? body->ops[body->n_ops - 1] : NULL;
+  if (!ret || !(hr_opcode_flags(ret->code) & HR_OPF_TERMINATOR))
+    return func_error(e->main, HR_VERIFY_ERROR, "the body does not end with a return");
+  e->n_outputs = ret->n_operands;
+  e->output_slots = plan_calloc(e, (size_t)ret->n_operands, sizeof *e->output_slots);
+  e->output_specs = plan_calloc(e, (size_t)ret->n_operands, sizeof *e->output_specs);
+  if (!e->output_slots || !e->output_specs) return out_of_memory();
+  for (int i = 0; i < ret->n_operands; i++) {
+    int32_t s = slot_index(e, ret->operands[i]);
+    if (s < 0) return hr_op_error(ret, HR_INTERNAL, "operand %d is not a value of @%s", i, e->main->name);
+    e->output_slots[i] = s;
+    e->output_specs[i] = hr_spec_of_type(&ret->operands[i]->type);
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Arena planning                                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The last step during which a temp's buffer is in use (its defining step when nothing reads it). */
+static int lifetime_end(const slot *s) { return s->last_use > s->def ? s->last_use : s->def; }
+
+static bool lifetimes_overlap(const slot *a, const slot *b) {
+  return a->def <= lifetime_end(b) && b->def <= lifetime_end(a);
+}
+
+/* Orders temps by size, largest first; ties by definition order, then slot index. */
+typedef struct temp_order {
+  size_t size;
+  int def;
+  int32_t slot;
+} temp_order;
+
+static int compare_temps(const void *pa, const void *pb) {
+  const temp_order *a = pa, *b = pb;
+  if (a->size != b->size) return a->size > b->size ? -1 : 1;
+  if (a->def != b->def) return a->def < b->def ? -1 : 1;
+  return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+/* Finds the offset for temp `t`: the smallest gap between buffers already placed (sorted by
+ * offset in `placed`) that overlap it in time and can hold it, else the end of those buffers.
+ * *pos receives the index at which `t` keeps `placed` sorted. */
+static void find_gap(const hr_executable *e, const int32_t *placed, int n_placed, const slot *t, size_t *offset,
+                     int *pos) {
+  size_t end = 0, best = SIZE_MAX, best_gap = SIZE_MAX;
+  for (int i = 0; i < n_placed; i++) {
+    const slot *p = &e->slots[placed[i]];
+    if (!lifetimes_overlap(t, p)) continue;
+    if (p->offset > end && p->offset - end >= t->size && p->offset - end < best_gap) {
+      best = end;
+      best_gap = p->offset - end;
+    }
+    if (p->offset + p->size > end) end = p->offset + p->size;
+  }
+  *offset = best != SIZE_MAX ? best : end;
+  int i = 0;
+  while (i < n_placed && e->slots[placed[i]].offset <= *offset) i++;
+  *pos = i;
+}
+
+/* Assigns every temp an arena offset (greedy by size, best fit) within `limit` bytes. */
+static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
+  int n = 0;
+  for (int i = 0; i < e->n_slots; i++) n += e->slots[i].kind == SLOT_TEMP && e->slots[i].size > 0;
+  temp_order *order = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *order, 16);
+  int32_t *placed = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *placed, 16);
+  if (!order || !placed) return out_of_memory();
+  n = 0;
+  size_t total = 0;
+  for (int32_t i = 0; i < e->n_slots; i++) {
+    const slot *s = &e->slots[i];
+    if (s->kind != SLOT_TEMP || s->size == 0) continue;
+    order[n++] = (temp_order){s->size, s->def, i};
+    total = s->size > SIZE_MAX - total ? SIZE_MAX : total + s->size;
+  }
+  qsort(order, (size_t)n, sizeof *order, compare_temps);
+  size_t arena_end = 0;
+  for (int k = 0; k < n; k++) {
+    slot *t = &e->slots[order[k].slot];
+    size_t offset = 0;
+    int pos = 0;
+    find_gap(e, placed, k, t, &offset, &pos);
+    if (offset > limit || t->size > limit - offset)
+      return hr_op_error(t->value->def, HR_RESOURCE_EXHAUSTED,
+                         "the executable's working memory exceeds the limit of %zu bytes", limit);
+    t->offset = offset;
+    memmove(placed + pos + 1, placed + pos, (size_t)(k - pos) * sizeof *placed);
+    placed[pos] = order[k].slot;
+    if (offset + t->size > arena_end) arena_end = offset + t->size;
+  }
+  e->stats.arena_bytes = arena_end;
+  e->stats.intermediate_bytes = total;
+  return NULL;
+}
+
+/* An earlier constant slot among `distinct` holding the same value as constant `c`, or -1. */
+static int32_t equal_constant(const hr_executable *e, const int32_t *distinct, int n, const slot *c) {
+  const hr_attr *value = hr_op_attr(c->value->def, "value");
+  for (int k = 0; value && k < n; k++) {
+    const slot *d = &e->slots[distinct[k]];
+    const hr_attr *other = hr_op_attr(d->value->def, "value");
+    hr_tensor_spec sc = {c->view.dtype, c->view.shape}, sd = {d->view.dtype, d->view.shape};
+    if (hr_spec_equal(&sc, &sd) && other && hr_attr_equal(value, other)) return distinct[k];
+  }
+  return -1;
+}
+
+/* Lays out the constant storage, where equal constants share one copy; fails when arena and
+ * constants together exceed `limit`. */
+static hr_status place_constants(hr_executable *e, hr_arena *tmp, size_t limit) {
+  int32_t *distinct = hr_arena_calloc(tmp, (size_t)e->n_slots + 1, sizeof *distinct, 16);
+  if (!distinct) return out_of_memory();
+  int n_distinct = 0;
+  size_t used = e->stats.arena_bytes;
+  for (int32_t i = 0; i < e->n_slots; i++) {
+    slot *s = &e->slots[i];
+    if (s->kind != SLOT_CONSTANT) continue;
+    s->same_as = equal_constant(e, distinct, n_distinct, s);
+    if (s->same_as >= 0) {
+      s->offset = e->slots[s->same_as].offset;
+      continue;
+    }
+    distinct[n_distinct++] = i;
+    if (used > limit || s->size > limit - used)
+      return hr_op_error(s->value->def, HR_RESOURCE_EXHAUSTED,
+                         "the executable's constants and working memory exceed the limit of %zu bytes", limit);
+    s->offset = used - e->stats.arena_bytes;
+    used += s->size;
+  }
+  e->stats.constant_bytes = used - e->stats.arena_bytes;
+  return NULL;
+}
+
+/* Allocates a zero-filled 64-byte aligned buffer (at least one alignment unit). Filling it also
+ * maps its pages now, so that the first run costs what later runs do. */
+static hr_status alloc_buffer(hr_executable *e, size_t n, unsigned char **out) {
+  if (n == 0) n = BUFFER_ALIGN;
+  *out = e->allocator->alloc(e->allocator->ctx, n, BUFFER_ALIGN);
+  if (!*out) return hr_error(HR_OUT_OF_MEMORY, "cannot allocate %zu bytes for an executable", n);
+  memset(*out, 0, n);
+  return NULL;
+}
+
+/* Allocates the arena and the constant storage, points the slots into them and evaluates the
+ * constants. */
+static hr_status materialise(hr_executable *e) {
+  HR_TRY(alloc_buffer(e, e->stats.arena_bytes, &e->arena));
+  HR_TRY(alloc_buffer(e, e->stats.constant_bytes, &e->constants));
+  hr_kernel_fn constant = e->interp->kernels[HR_OP_CONSTANT];
+  for (int i = 0; i < e->n_slots; i++) {
+    slot *s = &e->slots[i];
+    if (s->kind == SLOT_TEMP) s->view.data = e->arena + s->offset;
+    if (s->kind != SLOT_CONSTANT) continue;
+    s->view.data = e->constants + s->offset;
+    if (s->same_as >= 0 || s->view.nbytes == 0) continue; /* a shared copy, or empty */
+    hr_tensor *result = &s->view;
+    if (!constant) return hr_op_error(s->value->def, HR_UNIMPLEMENTED, "no kernel implements this op");
+    HR_TRY(constant(e->interp, s->value->def, NULL, &result));
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Step operands and wrappers                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Appends to `list` (deduplicated through seen[slot] == stamp) the slots of the main values `op`
+ * reads, its regions included. */
+static void collect_reads(hr_executable *e, const hr_op *op, int stamp, int *seen, int32_t *list, int *n) {
+  for (int i = 0; i < op->n_operands; i++) {
+    int32_t s = slot_index(e, op->operands[i]);
+    if (s < 0 || seen[s] == stamp) continue;
+    seen[s] = stamp;
+    list[(*n)++] = s;
+  }
+  for (int r = 0; r < op->n_regions; r++)
+    for (int k = 0; k < op->regions[r].n_ops; k++) collect_reads(e, op->regions[r].ops[k], stamp, seen, list, n);
+}
+
+/* Points a direct step's operand and result arrays at the slot views. */
+static hr_status link_direct(hr_executable *e, step *st) {
+  const hr_op *op = st->op;
+  st->n_args = op->n_operands;
+  st->n_results = op->n_results;
+  st->args = plan_calloc(e, (size_t)op->n_operands, sizeof *st->args);
+  st->results = plan_calloc(e, (size_t)op->n_results, sizeof *st->results);
+  if (!st->args || !st->results) return out_of_memory();
+  for (int i = 0; i < op->n_operands; i++) {
+    int32_t s = slot_index(e, op->operands[i]);
+    if (s < 0) return hr_op_error(op, HR_INTERNAL, "operand %d is not a value of @%s", i, e->main->name);
+    st->args[i] = &e->slots[s].view;
+  }
+  for (int i = 0; i < op->n_results; i++) st->results[i] = &e->slots[slot_index(e, &op->results[i])].view;
+  return NULL;
+}
+
+/* Builds the wrapper block of a wrapped step (see the file comment) and its argument and result
+ * arrays. `reads` (capacity n_slots) and `seen` are scratch. */
+static hr_status link_wrapped(hr_executable *e, step *st, int stamp, int *seen, int32_t *reads) {
+  hr_op *op = st->op;
+  int n_reads = 0;
+  collect_reads(e, op, stamp, seen, reads, &n_reads);
+  int n_returned = 0;
+  for (int r = 0; r < op->n_results; r++) n_returned += e->slots[slot_index(e, &op->results[r])].last_use >= 0;
+  hr_block *w = plan_calloc(e, 1, sizeof *w);
+  hr_op *ret = plan_calloc(e, 1, sizeof *ret);
+  hr_value *args = plan_calloc(e, (size_t)n_reads, sizeof *args);
+  hr_op **ops = plan_calloc(e, 2, sizeof *ops);
+  hr_value **returned = plan_calloc(e, (size_t)n_returned, sizeof *returned);
+  st->args = plan_calloc(e, (size_t)n_reads, sizeof *st->args);
+  st->results = plan_calloc(e, (size_t)n_returned, sizeof *st->results);
+  if (!w || !ret || !args || !ops || !returned || !st->args || !st->results) return out_of_memory();
+  for (int i = 0; i < n_reads; i++) {
+    args[i] = *e->slots[reads[i]].value; /* same id: binds the value itself */
+    st->args[i] = &e->slots[reads[i]].view;
+  }
+  n_returned = 0;
+  for (int r = 0; r < op->n_results; r++) {
+    slot *s = &e->slots[slot_index(e, &op->results[r])];
+    if (s->last_use < 0) continue;
+    returned[n_returned] = &op->results[r];
+    st->results[n_returned++] = &s->view;
+  }
+  ret->code = HR_OP_RETURN;
+  ret->n_operands = n_returned;
+  ret->operands = returned;
+  ret->parent = w;
+  ret->loc = op->loc;
+  ops[0] = op;
+  ops[1] = ret;
+  *w = (hr_block){.n_args = n_reads, .args = args, .n_ops = 2, .ops = ops, .func = e->main};
+  st->wrapper = w;
+  st->n_args = n_reads;
+  st->n_results = n_returned;
+  return NULL;
+}
+
+/* Links every step to its buffers; sizes the scratch array for wrapped steps. */
+static hr_status link_steps(hr_executable *e, hr_arena *tmp) {
+  int *seen = hr_arena_calloc(tmp, (size_t)e->n_slots + 1, sizeof *seen, 16);
+  int32_t *reads = hr_arena_calloc(tmp, (size_t)e->n_slots + 1, sizeof *reads, 16);
+  if (!seen || !reads) return out_of_memory();
+  int max_returned = 1;
+  for (int i = 0; i < e->n_steps; i++) {
+    step *st = &e->steps[i];
+    if (st->kernel) {
+      HR_TRY(link_direct(e, st));
+      continue;
+    }
+    HR_TRY(link_wrapped(e, st, i + 1, seen, reads));
+    if (st->n_results > max_returned) max_returned = st->n_results;
+    e->stats.num_wrapped_steps++;
+  }
+  e->scratch = plan_calloc(e, (size_t)max_returned, sizeof *e->scratch);
+  e->stats.num_steps = e->n_steps;
+  return e->scratch ? NULL : out_of_memory();
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Creation                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Creates the interpreter whose kernels, thread pool and frame of main the executable uses. */
+static hr_status make_interp(hr_executable *e, const hr_exec_options *opts) {
+  hr_run_options ro = {.allocator = e->allocator, .num_threads = opts ? opts->num_threads : 0};
+  HR_TRY(hr_interp_create(e->module, &ro, &e->interp));
+  HR_TRY(hr_interp_enter(e->interp, e->main));
+  e->entered = true;
+  return NULL;
+}
+
+/* Plans the executable: slots, steps, lifetimes, arena, constants and step links. */
+static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_exec_options *opts) {
+  e->main = hr_module_find_func(e->module, "main");
+  if (!e->main)
+    return hr_error(HR_NOT_FOUND, "%s: the specialized module has no function @main",
+                    e->module->filename ? e->module->filename : "?");
+  size_t limit = opts && opts->max_arena_bytes ? opts->max_arena_bytes : DEFAULT_MAX_ARENA_BYTES;
+  HR_TRY(make_interp(e, opts));
+  HR_TRY(make_slots(e, bound));
+  HR_TRY(list_inputs(e));
+  HR_TRY(list_outputs(e));
+  HR_TRY(make_steps(e));
+  hr_arena tmp;
+  hr_arena_init(&tmp, e->allocator);
+  hr_status s = place_temps(e, &tmp, limit);
+  if (!s) s = place_constants(e, &tmp, limit);
+  if (!s) s = materialise(e);
+  if (!s) s = link_steps(e, &tmp);
+  hr_arena_release(&tmp);
+  return s;
+}
+
+hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *bound, hr_weights *weights,
+                               const hr_exec_options *opts, hr_executable **out) {
+  *out = NULL;
+  if (!specialized) return hr_error(HR_INVALID_ARGUMENT, "no module given");
+  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
+  hr_executable *e = a->alloc(a->ctx, sizeof *e, _Alignof(hr_executable));
+  if (!e) {
+    hr_module_free(specialized);
+    return out_of_memory();
+  }
+  memset(e, 0, sizeof *e);
+  e->allocator = a;
+  e->module = specialized;
+  e->weights = weights ? hr_weights_retain(weights) : NULL;
+  hr_arena_init(&e->plan, a);
+  atomic_flag_clear(&e->running);
+  hr_status s = plan(e, bound, opts);
+  if (s) {
+    hr_executable_free(e);
+    return s;
+  }
+  *out = e;
+  return NULL;
+}
+
+void hr_executable_free(hr_executable *e) {
+  if (!e) return;
+  if (e->entered) hr_interp_leave(e->interp);
+  hr_interp_free(e->interp);
+  const hr_allocator *a = e->allocator;
+  if (e->arena) a->free(a->ctx, e->arena);
+  if (e->constants) a->free(a->ctx, e->constants);
+  hr_arena_release(&e->plan);
+  hr_module_free(e->module);
+  hr_weights_free(e->weights);
+  a->free(a->ctx, e);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Running                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Checks the inputs against the compiled specs: same dtype and shape exactly, consistent data. */
+static hr_status check_inputs(const hr_executable *e, hr_tensor *const *inputs, int n) {
+  if (n != e->n_inputs)
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s takes %d inputs, %d given", e->main->name, e->n_inputs, n);
+  for (int i = 0; i < n; i++) {
+    const hr_tensor *t = inputs[i];
+    if (!t) return hr_error(HR_INVALID_ARGUMENT, "input %d is missing", i);
+    hr_tensor_spec got = {t->dtype, t->shape};
+    if (!hr_spec_equal(&got, &e->input_specs[i])) {
+      char what[64];
+      snprintf(what, sizeof what, "input %d (parameter %d of @main)", i, e->input_params[i]);
+      return hr_spec_mismatch(what, &got, &e->input_specs[i]);
+    }
+    const slot *s = &e->slots[e->input_params[i]];
+    if (t->nbytes != s->view.nbytes || (t->nbytes && !t->data))
+      return hr_error(HR_INVALID_ARGUMENT, "input %d has %zu bytes of data, its shape needs %zu", i,
+                      t->data ? t->nbytes : 0, s->view.nbytes);
+  }
+  return NULL;
+}
+
+/* Points the input slots at the caller's tensors (NULL: detaches them after a run). Empty inputs
+ * without data point at the arena, so kernels never see a NULL buffer. */
+static void bind_inputs(hr_executable *e, hr_tensor *const *inputs) {
+  for (int i = 0; i < e->n_inputs; i++) {
+    void *data = inputs ? inputs[i]->data : NULL;
+    e->slots[e->input_params[i]].view.data = inputs && !data ? e->arena : data;
+  }
+}
+
+/* Runs a wrapped step and copies the tensors its wrapper returns into the step's buffers. */
+static hr_status run_wrapped(hr_executable *e, const step *st) {
+  HR_TRY(hr_interp_run_block(e->interp, st->wrapper, st->args, e->scratch));
+  hr_status s = NULL;
+  for (int i = 0; i < st->n_results; i++) {
+    hr_tensor *got = e->scratch[i], *want = st->results[i];
+    if (!s && (got->dtype != want->dtype || got->nbytes != want->nbytes))
+      s = hr_op_error(st->op, HR_INTERNAL, "result %d does not have its planned type", i);
+    if (!s && want->nbytes) memcpy(want->data, got->data, want->nbytes);
+    hr_tensor_free(got);
+    e->scratch[i] = NULL;
+  }
+  return s;
+}
+
+/* Runs every step in order. */
+static hr_status run_steps(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    const step *st = &e->steps[i];
+    if (!st->kernel) {
+      HR_TRY(run_wrapped(e, st));
+      continue;
+    }
+    for (int r = 0; r < st->n_results; r++)
+      if (st->results[r]->nbytes) memset(st->results[r]->data, 0, st->results[r]->nbytes);
+    HR_TRY(st->kernel(e->interp, st->op, st->args, st->results));
+  }
+  return NULL;
+}
+
+/* Copies the returned values into new tensors (the array with the default allocator, as
+ * hr_tensors_free expects). */
+static hr_status copy_outputs(const hr_executable *e, hr_tensor ***outputs) {
+  const hr_allocator *da = hr_default_allocator();
+  size_t n = e->n_outputs ? (size_t)e->n_outputs : 1;
+  hr_tensor **outs = da->alloc(da->ctx, n * sizeof *outs, 16);
+  if (!outs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  for (int i = 0; i < e->n_outputs; i++) {
+    const hr_tensor *v = &e->slots[e->output_slots[i]].view;
+    hr_status s = hr_tensor_create(e->allocator, v->dtype, &v->shape, 0, &outs[i]);
+    if (s) {
+      hr_tensors_free(outs, i);
+      return s;
+    }
+    if (v->nbytes) memcpy(outs[i]->data, v->data, v->nbytes);
+  }
+  *outputs = outs;
+  return NULL;
+}
+
+hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
+                            int *num_outputs) {
+  *outputs = NULL;
+  *num_outputs = 0;
+  if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
+  HR_TRY(check_inputs(e, inputs, num_inputs));
+  if (atomic_flag_test_and_set(&e->running))
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
+                    e->main->name);
+  bind_inputs(e, inputs);
+  hr_status s = run_steps(e);
+  if (!s) s = copy_outputs(e, outputs);
+  bind_inputs(e, NULL);
+  atomic_flag_clear(&e->running);
+  if (!s) *num_outputs = e->n_outputs;
+  return s;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Accessors                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+int hr_executable_num_inputs(const hr_executable *e) { return e->n_inputs; }
+
+hr_tensor_spec hr_executable_input_spec(const hr_executable *e, int i) {
+  hr_tensor_spec none = {HR_DTYPE_INVALID, {0, {0}}};
+  return i >= 0 && i < e->n_inputs ? e->input_specs[i] : none;
+}
+
+int hr_executable_num_outputs(const hr_executable *e) { return e->n_outputs; }
+
+hr_tensor_spec hr_executable_output_spec(const hr_executable *e, int i) {
+  hr_tensor_spec none = {HR_DTYPE_INVALID, {0, {0}}};
+  return i >= 0 && i < e->n_outputs ? e->output_specs[i] : none;
+}
+
+const hr_module *hr_executable_module(const hr_executable *e) { return e->module; }
+
+const hr_tensor *hr_executable_bound(const hr_executable *e, int param) {
+  if (param < 0 || param >= e->main->n_args || e->slots[param].kind != SLOT_BOUND) return NULL;
+  return &e->slots[param].view;
+}
+
+hr_exec_stats hr_executable_stats(const hr_executable *e) { return e->stats; }
