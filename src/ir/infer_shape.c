@@ -137,15 +137,16 @@ hr_status hri_infer_broadcast(const hri_ctx *c) {
   return NULL;
 }
 
-/* Checks that a reshape keeps the element count when both shapes are static. */
-static hr_status check_same_count(const hri_ctx *c, const hr_shape *a, const hr_shape *b) {
+/* Checks that a reshape keeps the element count when both shapes are static; a mismatch is an
+ * error with `code` (HR_OUT_OF_RANGE when the target shape came from run-time values). */
+static hr_status check_same_count(const hri_ctx *c, const hr_shape *a, const hr_shape *b, hr_code code) {
   int64_t na, nb;
   hr_status sa = hr_shape_num_elements(a, &na), sb = hr_shape_num_elements(b, &nb);
   bool both_static = !sa && !sb;
   hr_status_free(sa);
   hr_status_free(sb);
   if (both_static && na != nb)
-    return hri_err(c, "cannot reshape %lld elements into %lld", (long long)na, (long long)nb);
+    return hr_op_error(c->op, code, "cannot reshape %lld elements into %lld", (long long)na, (long long)nb);
   return NULL;
 }
 
@@ -156,7 +157,7 @@ hr_status hri_infer_reshape(const hri_ctx *c) {
   if (r.dtype != c->in[0].dtype)
     return hri_err(c, "result element type %s differs from the operand's %s", hr_dtype_name(r.dtype),
                    hr_dtype_name(c->in[0].dtype));
-  HR_TRY(check_same_count(c, &c->in[0].shape, &r.shape));
+  HR_TRY(check_same_count(c, &c->in[0].shape, &r.shape, HR_VERIFY_ERROR));
   c->out[0] = r;
   return NULL;
 }
@@ -169,13 +170,7 @@ hr_status hri_infer_dynamic_reshape(const hri_ctx *c) {
   HR_TRY(shape_operand_rank(c, &v, &rank));
   hr_shape s;
   HR_TRY(shape_from_values(c, &v, rank, &s));
-  hr_status st = check_same_count(c, &c->in[0].shape, &s);
-  if (st && v.runtime) {
-    hr_status e = hr_op_error(c->op, HR_OUT_OF_RANGE, "%s", hr_status_message(st));
-    hr_status_free(st);
-    return e;
-  }
-  HR_TRY(st);
+  HR_TRY(check_same_count(c, &c->in[0].shape, &s, v.runtime ? HR_OUT_OF_RANGE : HR_VERIFY_ERROR));
   c->out[0] = hri_tensor(c->in[0].dtype, &s);
   return NULL;
 }
