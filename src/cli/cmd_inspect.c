@@ -1,9 +1,60 @@
-/* hlorun inspect: summarize a module, or print it as text. */
+/* hlorun inspect: summarize a model (functions, inputs, outputs, weights), or print its program
+ * text — the whole of it, or a preview with the full text written to a file. */
 #include <string.h>
 
 #include "base/strbuf.h"
 #include "cli/cli.h"
+#include "cli/model.h"
 #include "ir/ir.h"
+#include "runtime/executable.h"
+
+enum { PREVIEW_WIDTH = 160 };
+
+typedef struct inspect_args {
+  cli_model_args model;
+  bool ir;
+  const char *out;     /* write the full text here */
+  int64_t preview;     /* lines to show (0: all, unless --out is given) */
+} inspect_args;
+
+static const char inspect_usage[] =
+    "usage: hlorun inspect MODEL [--weights W] [--ir [--out FILE.mlir] [--preview N]]\n";
+
+static int parse_inspect_args(int argc, char **argv, inspect_args *a) {
+  memset(a, 0, sizeof *a);
+  for (int i = 0; i < argc; i++) {
+    const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+    int used = cli_parse_model_flag(arg, value, &a->model);
+    if (used < 0) return 2;
+    if (used) {
+      i += used - 1;
+    } else if (strcmp(arg, "--ir") == 0) {
+      a->ir = true;
+    } else if (strcmp(arg, "--out") == 0 && value) {
+      a->out = argv[++i];
+    } else if (strcmp(arg, "--preview") == 0 && value) {
+      if (!cli_parse_int(argv[++i], 1, 1 << 30, &a->preview)) return 2;
+    } else if (arg[0] == '-' || a->model.path) {
+      fprintf(stderr, "hlorun inspect: unexpected argument '%s'\n%s", arg, inspect_usage);
+      return 2;
+    } else {
+      a->model.path = arg;
+    }
+  }
+  if (!a->model.path) {
+    fputs(inspect_usage, stderr);
+    return 2;
+  }
+  if (a->out && !a->preview) a->preview = 20;
+  return 0;
+}
+
+/* The module behind any kind of model. */
+static const hr_module *model_module(const cli_model *m) {
+  if (m->program) return hr_program_module(m->program);
+  if (m->exe) return hr_executable_module(m->exe);
+  return m->module;
+}
 
 /* Counts ops in a block, nested regions included. */
 static long count_ops(const hr_block *b) {
@@ -13,13 +64,20 @@ static long count_ops(const hr_block *b) {
   return n;
 }
 
-static void print_summary(const hr_module *m) {
-  printf("module %s%s: %d function%s\n", m->name ? "@" : "", m->name ? m->name : "(unnamed)", m->n_funcs,
-         m->n_funcs == 1 ? "" : "s");
-  for (int i = 0; i < m->n_funcs; i++) {
-    const hr_func *fn = m->funcs[i];
-    hr_strbuf sb;
-    hr_strbuf_init(&sb, NULL);
+static void print_spec(hr_strbuf *sb, const hr_tensor_spec *s) {
+  hr_type t = hr_tensor_type(s->dtype, s->shape.rank, s->shape.dims);
+  hr_type_print(sb, &t);
+}
+
+static void print_summary(const cli_model *m) {
+  const hr_module *mod = model_module(m);
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  const char *kind = m->exe ? "executable" : m->program ? "program" : "module";
+  hr_strbuf_printf(&sb, "%s %s%s: %d function%s\n", kind, mod->name ? "@" : "", mod->name ? mod->name : "(unnamed)",
+                   mod->n_funcs, mod->n_funcs == 1 ? "" : "s");
+  for (int i = 0; i < mod->n_funcs; i++) {
+    const hr_func *fn = mod->funcs[i];
     hr_strbuf_printf(&sb, "  %s @%s(", fn->is_private ? "private" : "public", fn->name);
     for (int a = 0; a < fn->n_args; a++) {
       if (a) hr_strbuf_puts(&sb, ", ");
@@ -31,35 +89,83 @@ static void print_summary(const hr_module *m) {
       hr_type_print(&sb, &fn->result_types[r]);
     }
     hr_strbuf_printf(&sb, ")  [%ld ops]\n", count_ops(&fn->body));
-    if (sb.data) fputs(sb.data, stdout);
-    hr_strbuf_free(&sb);
   }
+  if (m->program || m->exe) {
+    hr_strbuf_puts(&sb, "inputs:\n");
+    for (int i = 0; i < cli_model_num_inputs(m); i++) {
+      char buf[32];
+      hr_tensor_spec s = cli_model_input_spec(m, i);
+      hr_strbuf_printf(&sb, "  %s: ", cli_model_input_name(m, i, buf, sizeof buf));
+      print_spec(&sb, &s);
+      hr_strbuf_putc(&sb, '\n');
+    }
+    int n_out = m->exe ? hr_executable_num_outputs(m->exe) : hr_program_num_outputs(m->program);
+    hr_strbuf_puts(&sb, "outputs:\n");
+    for (int i = 0; i < n_out; i++) {
+      hr_tensor_spec s = m->exe ? hr_executable_output_spec(m->exe, i) : hr_program_output_spec(m->program, i);
+      hr_strbuf_printf(&sb, "  %d: ", i);
+      print_spec(&sb, &s);
+      hr_strbuf_putc(&sb, '\n');
+    }
+  }
+  if (sb.data) fputs(sb.data, stdout);
+  hr_strbuf_free(&sb);
+}
+
+/* Prints the first `lines` lines of `text`, each cut at PREVIEW_WIDTH characters. */
+static void print_preview(const char *text, size_t len, int64_t lines) {
+  size_t pos = 0;
+  int64_t shown = 0, total = 0;
+  for (size_t i = 0; i < len; i++) total += text[i] == '\n';
+  while (pos < len && shown < lines) {
+    const char *nl = memchr(text + pos, '\n', len - pos);
+    size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+    if (line_len > PREVIEW_WIDTH)
+      printf("%.*s ... (%zu more characters)\n", PREVIEW_WIDTH, text + pos, line_len - PREVIEW_WIDTH);
+    else
+      printf("%.*s\n", (int)line_len, text + pos);
+    pos += line_len + 1;
+    shown++;
+  }
+  if (shown < total) printf("... (%lld more lines)\n", (long long)(total - shown));
+}
+
+static hr_status print_ir(const cli_model *m, const inspect_args *a) {
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  hr_status s = hr_module_print_to(model_module(m), &sb);
+  if (!s && a->out) {
+    FILE *f = fopen(a->out, "wb");
+    if (!f || (sb.len && fwrite(sb.data, 1, sb.len, f) != sb.len)) s = hr_error(HR_IO_ERROR, "cannot write %s", a->out);
+    if (f && fclose(f) != 0 && !s) s = hr_error(HR_IO_ERROR, "cannot write %s", a->out);
+    if (!s) printf("wrote %zu bytes of program text to %s; first lines:\n", sb.len, a->out);
+  }
+  if (!s) {
+    if (a->preview)
+      print_preview(sb.data ? sb.data : "", sb.len, a->preview);
+    else if (sb.len)
+      fwrite(sb.data, 1, sb.len, stdout);
+  }
+  hr_strbuf_free(&sb);
+  return s;
 }
 
 int cmd_inspect(int argc, char **argv) {
-  const char *file = NULL;
-  bool ir = false;
-  for (int i = 0; i < argc; i++) {
-    if (strcmp(argv[i], "--ir") == 0)
-      ir = true;
-    else if (argv[i][0] != '-' && !file)
-      file = argv[i];
-    else {
-      fprintf(stderr, "usage: hlorun inspect FILE.mlir [--ir]\n");
-      return 2;
-    }
+  inspect_args a;
+  int rc = parse_inspect_args(argc, argv, &a);
+  if (rc) return rc;
+  /* Without weights a StableHLO file is inspected as a plain module (it need not have @main);
+   * anything else is opened as a model. */
+  cli_model m;
+  memset(&m, 0, sizeof m);
+  hr_status s = !a.model.weights && !cli_is_container(a.model.path) ? hr_module_parse_file(a.model.path, NULL, &m.module)
+                                                                     : cli_model_open(&a.model, &m);
+  if (!s) {
+    if (a.ir)
+      s = print_ir(&m, &a);
+    else
+      print_summary(&m);
   }
-  if (!file) {
-    fprintf(stderr, "usage: hlorun inspect FILE.mlir [--ir]\n");
-    return 2;
-  }
-  hr_module *m;
-  hr_status s = hr_module_parse_file(file, NULL, &m);
-  if (s) return report_error(s);
-  if (ir)
-    s = hr_module_print(m, stdout);
-  else
-    print_summary(m);
-  hr_module_free(m);
+  cli_model_close(&m);
   return s ? report_error(s) : 0;
 }

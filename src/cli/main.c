@@ -8,13 +8,21 @@ static const char usage[] =
     "usage: hlorun <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run FILE.mlir [--input NAME=FILE.npy]... [--output DIR] [--function NAME]\n"
-    "      run a function (default @main), print its results, optionally save them as .npy\n"
+    "  run MODEL [--weights W] [--input NAME=FILE.npy]... [--batch N] [--output DIR] [--interpret]\n"
+    "      run a model (.mlir, artifact or executable), print its results, optionally save .npy\n"
+    "  compile MODEL.mlir --weights W [--shape NAME=1x256]... [--batch N] -o OUT.hlox\n"
+    "      compile ahead of time for fixed shapes into an executable file\n"
+    "  export MODEL.mlir [--weights W] -o OUT.hlo\n"
+    "      write a portable artifact: program, metadata and weights in one mappable file\n"
+    "  bench MODEL [--weights W] [--batches 1,4,16,64] [--iters N] [--jit-calls N]\n"
+    "      first call versus steady state, and a throughput table over batch sizes\n"
+    "  compare A B [--weights W] [--input NAME=FILE.npy]... [--batch N] [--interpret-a|-b]\n"
+    "      run two models on the same inputs and print the largest differences\n"
     "  check [--dim N] [--quiet] FILE.mlir...\n"
     "      run StableHLO test programs and their check.* assertions; prints PASS/FAIL per file\n"
     "      and a closing line \"N passed, N failed\"\n"
-    "  inspect FILE.mlir [--ir]\n"
-    "      show the module's functions and signatures; --ir prints the parsed module as text\n"
+    "  inspect MODEL [--ir [--out FILE.mlir] [--preview N]]\n"
+    "      show a model's functions and signatures; --ir prints (a preview of) its program text\n"
     "  version\n";
 
 int main(int argc, char **argv) {
@@ -26,6 +34,10 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") == 0) return cmd_run(argc - 2, argv + 2);
   if (strcmp(cmd, "check") == 0) return cmd_check(argc - 2, argv + 2);
   if (strcmp(cmd, "inspect") == 0) return cmd_inspect(argc - 2, argv + 2);
+  if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
+  if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
+  if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
+  if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     puts("hlorun " HLORUN_VERSION_STRING);
     return 0;

@@ -61,7 +61,7 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 MLIR
 if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
 
-expect_error missing-input "missing --input for parameter 1" run "$tmp/add.mlir" --input arg0="$tmp/in/out0.npy"
+expect_error missing-input "missing --input for 'arg1'" run "$tmp/add.mlir" --input arg0="$tmp/in/out0.npy"
 cat >"$tmp/vec.mlir" <<'MLIR'
 func.func @main() -> tensor<4xf32> {
   %a = stablehlo.constant dense<1.0> : tensor<4xf32>
@@ -69,8 +69,8 @@ func.func @main() -> tensor<4xf32> {
 }
 MLIR
 "$bin" run "$tmp/vec.mlir" --output "$tmp/vec" >/dev/null
-expect_error wrong-input-shape "does not match parameter 0" run "$tmp/add.mlir" --input arg0="$tmp/vec/out0.npy" --input arg1="$tmp/in/out1.npy"
-expect_error unknown-param "has no parameter 'x'" run "$tmp/add.mlir" --input x="$tmp/in/out0.npy"
+expect_error wrong-input-shape "input 0 (arg0) of @main is tensor<4xf32>, expected tensor<2x3xf32>" run "$tmp/add.mlir" --input arg0="$tmp/vec/out0.npy" --input arg1="$tmp/in/out1.npy"
+expect_error unknown-param "the model has no input 'x'" run "$tmp/add.mlir" --input x="$tmp/in/out0.npy"
 
 # check: pass and fail lines with a closing count.
 cat >"$tmp/failing.mlir" <<'MLIR'
@@ -111,6 +111,23 @@ for ((cut = 0; cut < size; cut += 7)); do
   if [ $rc -gt 1 ]; then crashes=$((crashes + 1)); echo "cut at $cut: exit $rc"; fi
 done
 if [ $crashes -eq 0 ]; then pass; else fail "truncated inputs crashed $crashes times"; fi
+
+# The reference interpreter gives the same results as the compiled path.
+if "$bin" compare "$tmp/add.mlir" "$tmp/add.mlir" --interpret-b --input arg0="$tmp/in/out0.npy" --input arg1="$tmp/in/out1.npy" \
+    --tolerance 0 | grep -qE "^0 +tensor<2x3xf32> +0 +0$"; then pass; else fail "compare compiled vs interpreted"; fi
+
+# Artifacts and executables: export, compile, inspect, run, compare.
+"$bin" export "$tmp/add.mlir" -o "$tmp/add.hlo" >/dev/null && "$bin" compile "$tmp/add.mlir" -o "$tmp/add.hlox" >/dev/null
+if "$bin" inspect "$tmp/add.hlo" | grep -q "^  arg0: tensor<2x3xf32>$" && "$bin" inspect "$tmp/add.hlox" | grep -q "^executable"; then
+  pass
+else
+  fail "export/compile/inspect"
+fi
+if "$bin" compare "$tmp/add.hlo" "$tmp/add.hlox" --input arg0="$tmp/in/out0.npy" --input arg1="$tmp/in/out1.npy" \
+    --tolerance 0 >/dev/null; then pass; else fail "artifact and executable agree"; fi
+expect_error weights-for-artifact "carries its own weights" run "$tmp/add.hlo" --weights "$tmp/none.safetensors"
+head -c 100 "$tmp/add.hlo" >"$tmp/cut.hlo"
+expect_error truncated-artifact "cut.hlo" run "$tmp/cut.hlo" --batch 1
 
 # inspect: signature summary and IR text that parses back.
 if "$bin" inspect "$tmp/add.mlir" | grep -qF "public @main(tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>)"; then pass; else fail "inspect summary"; fi
