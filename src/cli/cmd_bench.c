@@ -17,11 +17,14 @@ typedef struct bench_args {
   int64_t iters;     /* at least this many timed calls per batch size */
   double min_time;   /* and at least this many seconds */
   int64_t jit_calls; /* cached calls timed after the first one */
+  bool first;        /* print first call vs steady state */
+  bool table;        /* print the throughput table */
 } bench_args;
 
 static const char bench_usage[] =
     "usage: hlorun bench MODEL [--weights W.safetensors] [--batches 1,4,16,64] [--iters N]\n"
-    "                    [--min-time SECONDS] [--jit-calls N] [--threads N] [--interpret]\n";
+    "                    [--min-time SECONDS] [--jit-calls N] [--no-first] [--no-throughput]\n"
+    "                    [--threads N] [--interpret]\n";
 
 /* Parses "1,4,16,64". */
 static bool parse_batches(const char *text, bench_args *a) {
@@ -43,6 +46,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a) {
   a->iters = 3;
   a->min_time = 1.0;
   a->jit_calls = 100;
+  a->first = a->table = true;
   for (int i = 0; i < argc; i++) {
     const char *arg = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
     int used = cli_parse_model_flag(arg, value, &a->model);
@@ -55,6 +59,10 @@ static int parse_bench_args(int argc, char **argv, bench_args *a) {
         fprintf(stderr, "hlorun bench: --batches takes up to %d sizes like 1,4,16,64\n", MAX_BATCHES);
         return 2;
       }
+    } else if (strcmp(arg, "--no-first") == 0) {
+      a->first = false;
+    } else if (strcmp(arg, "--no-throughput") == 0) {
+      a->table = false;
     } else if (strcmp(arg, "--iters") == 0 && value) {
       if (!cli_parse_int(argv[++i], 1, 1000000, &a->iters)) return 2;
     } else if (strcmp(arg, "--jit-calls") == 0 && value) {
@@ -123,7 +131,7 @@ static hr_status first_vs_steady(cli_model *m, const bench_args *a, bool compile
   }
   double mean = sum / (double)a->jit_calls;
   const char *what = compiled_per_shape ? "JIT" : m->exe ? "AOT executable" : "interpreter";
-  printf("%s, first call vs steady state (", what);
+  printf("\n%s, first call vs steady state (", what);
   if (m->exe && in.n == 0) printf("no inputs");
   for (int i = 0; m->exe && i < cli_model_num_inputs(m); i++) {
     hr_tensor_spec sp = cli_model_input_spec(m, i);
@@ -174,10 +182,10 @@ int cmd_bench(int argc, char **argv) {
   hr_status s = cli_model_open(&a.model, &m);
   double open_time = cli_now() - t0;
   if (!s) {
-    printf("open (parse, verify, bind weights): %.2f ms\n\n", open_time * 1e3);
-    s = first_vs_steady(&m, &a, m.program != NULL);
+    printf("open (parse, verify, bind weights): %.2f ms\n", open_time * 1e3);
+    if (a.first) s = first_vs_steady(&m, &a, m.program != NULL);
   }
-  if (!s && !m.exe) s = throughput(&m, &a);
+  if (!s && !m.exe && a.table) s = throughput(&m, &a);
   cli_model_close(&m);
   return s ? report_error(s) : 0;
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The TinyTransformer codelab, in C: the same model through every path hlorun offers.
+#   0. correctness: hlorun's logits against an independent numpy reference
+#   1. JIT: the first call (compile + run) against the mean of 100 cached calls
+#   2. AOT: `hlorun compile` for fixed shapes; first execution against steady state; max |JIT - AOT|
+#   3. the IR: the program text (preview), and the full specialized text written to a file
+#   4. throughput over batch sizes
+#   5. a portable artifact: one file with program, metadata and weights, run by another process
+# Usage: demo.sh HLORUN_BINARY [WORK_DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+hlorun=${1:?usage: demo.sh HLORUN_BINARY [WORK_DIR]}
+work=${2:-$root/build/demo}
+py=/usr/bin/python3
+tt="$py $root/tools/tiny_transformer/tiny_transformer.py"
+model=$here/model.mlir
+batches=${HLORUN_DEMO_BATCHES:-1,4,16,64}
+mkdir -p "$work"
+cd "$work"
+
+echo "== weights and inputs"
+$tt weights weights.safetensors
+$tt tokens tokens_b1.npy --batch 1
+$tt tokens tokens_b2.npy --batch 2
+echo "weights.safetensors: Flax-style initialisation, seed 0; tokens: random bytes, seed 1"
+
+echo
+echo "== 0. correctness against the numpy reference (float64)"
+$tt reference weights.safetensors tokens_b2.npy reference_b2.npy
+"$hlorun" run "$model" --weights weights.safetensors --input tokens=tokens_b2.npy --output jit_b2 --quiet
+$py - <<'PY'
+import numpy as np
+ref, out = np.load("reference_b2.npy"), np.load("jit_b2/out0.npy")
+diff = float(np.abs(ref - out).max())
+print(f"logits {out.shape}: max |hlorun - numpy| = {diff:.3g}  ({'ok' if diff < 1e-4 else 'TOO LARGE'}, limit 1e-4)")
+assert diff < 1e-4
+PY
+
+echo
+echo "== 1. JIT"
+"$hlorun" bench "$model" --weights weights.safetensors --batches 1 --jit-calls 100 --no-throughput
+
+echo
+echo "== 2. AOT"
+"$hlorun" compile "$model" --weights weights.safetensors --shape tokens=1x256 -o tiny_b1.hlox
+"$hlorun" bench tiny_b1.hlox --jit-calls 100
+echo "max |JIT - AOT|:"
+"$hlorun" compare "$model" tiny_b1.hlox --weights weights.safetensors --input tokens=tokens_b1.npy
+
+echo
+echo "== 3. IR"
+"$hlorun" inspect --ir "$model" --out model_ir.mlir --preview 20
+echo
+echo "the program compiled for batch 1 (inlined, shapes folded, static):"
+"$hlorun" inspect --ir tiny_b1.hlox --out tiny_b1_ir.mlir --preview 20
+
+echo
+echo "== 4. throughput (batch x 256 tokens)"
+"$hlorun" bench "$model" --weights weights.safetensors --batches "$batches" --jit-calls 1 --no-first
+
+echo
+echo "== 5. portable artifact"
+"$hlorun" export "$model" --weights weights.safetensors -o tiny.hlo
+"$hlorun" inspect tiny.hlo | sed -n '/^inputs:/,$p'
+"$hlorun" run tiny.hlo --input tokens=tokens_b1.npy --output artifact_b1 --quiet
+echo "a new process ran tiny.hlo without model.mlir or the weights file; max |artifact - AOT|:"
+"$hlorun" compare tiny.hlo tiny_b1.hlox --input tokens=tokens_b1.npy
+echo "the same artifact serves any batch size (compiled per shape on first use):"
+"$hlorun" run tiny.hlo --input tokens=tokens_b2.npy --output artifact_b2 --quiet
+$py -c "import numpy as np; print('batch 2 from the artifact: max |artifact - JIT| =', float(np.abs(np.load('artifact_b2/out0.npy') - np.load('jit_b2/out0.npy')).max()))"
+echo
+printf '%-28s %12s\n' file bytes
+for f in "$model" weights.safetensors tiny.hlo tiny_b1.hlox; do
+  printf '%-28s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
+done
