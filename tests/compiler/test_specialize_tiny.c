@@ -2,9 +2,7 @@
  * symbolic batch, the dimension variable passed first to every callee). For batches 1, 2 and 64
  * the specialized module must hold one static function without calls or dynamic ops whose
  * weights are still parameters; it must print and re-parse. Specialization times are reported.
- *
- * With arguments `--emit BATCH OUT.mlir` it writes the module specialized for BATCH instead; the
- * shell test test_specialize_tiny.sh uses that to compare results with real weights. */
+ * (tests/cli/test_tiny_transformer.sh checks the specialized model's numbers with real weights.) */
 #include <stdint.h>
 #include <time.h>
 
@@ -93,22 +91,7 @@ TEST(tiny_transformer_specializes) {
   hr_module_free(m);
 }
 
-/* Writes the model specialized for `batch` to `path`. */
-static int emit(const char *batch_arg, const char *path) {
-  hr_module *m = load_model();
-  double ms = 0;
-  char *text = m ? specialize_text(m, atoll(batch_arg), &ms) : NULL;
-  FILE *f = text ? fopen(path, "w") : NULL;
-  bool ok = f && fputs(text, f) >= 0;
-  if (f && fclose(f) != 0) ok = false;
-  free(text);
-  hr_module_free(m);
-  if (!ok) fprintf(stderr, "cannot write the specialized model to %s\n", path);
-  return ok ? 0 : 1;
-}
-
-int main(int argc, char **argv) {
-  if (argc == 4 && strcmp(argv[1], "--emit") == 0) return emit(argv[2], argv[3]);
+int main(void) {
   RUN(tiny_transformer_specializes);
   TEST_MAIN_END();
 }

@@ -7,7 +7,9 @@ computes the dimension variable b and calls @_wrapped_jax_export_main; nested ji
 the dimension variable first; shapes that depend on b are built as i32 shape tensors and used by
 dynamic_broadcast_in_dim / dynamic_reshape.
 
-  gen_mlir.py OUT.mlir
+  gen_mlir.py OUT.mlir                          parameters passed as arguments
+  gen_mlir.py OUT.mlir --baked W.safetensors    parameters baked in as constants (as jax.jit of a
+                                                closure over the parameters lowers them)
 """
 import sys
 
@@ -182,14 +184,21 @@ def softmax_fn():
 
 
 class Model:
-    """Emits @_wrapped_jax_export_main: the forward pass over the flattened parameters."""
+    """Emits @_wrapped_jax_export_main: the forward pass over the flattened parameters, which are
+    either arguments or (baked) constants holding `weights`."""
 
-    def __init__(self):
+    def __init__(self, weights=None):
         self.names = list(tt.param_shapes().items())
-        self.arg = {name: f"%arg{i + 1}" for i, (name, _) in enumerate(self.names)}
-        params = [DIMVAR] + [(tensor(shape), "") for _, shape in self.names] + [(tensor([B, S], "i32"), "")]
-        self.tokens = f"%arg{len(self.names) + 1}"
-        self.f = Func("_wrapped_jax_export_main", params, [(tensor([B, S, V]), "")])
+        self.baked = weights is not None
+        if self.baked:
+            self.f = Func("_wrapped_jax_export_main", [DIMVAR, (tensor([B, S], "i32"), "")], [(tensor([B, S, V]), "")])
+            self.tokens = "%arg1"
+            self.arg = {name: self.f.const(hex_literal(weights[name]), tensor(shape), True) for name, shape in self.names}
+        else:
+            params = [DIMVAR] + [(tensor(shape), "") for _, shape in self.names] + [(tensor([B, S], "i32"), "")]
+            self.f = Func("_wrapped_jax_export_main", params, [(tensor([B, S, V]), "")])
+            self.arg = {name: f"%arg{i + 1}" for i, (name, _) in enumerate(self.names)}
+            self.tokens = f"%arg{len(self.names) + 1}"
 
     def linear(self, x, x_type, prefix, n_in, n_out, bias=True):
         """nnx.Linear: x @ kernel (+ bias) over the last dimension."""
@@ -312,28 +321,34 @@ def take_static_fn():
     return f
 
 
+def hex_literal(array):
+    """MLIR's hex form of dense data: the raw little-endian bytes."""
+    return '"0x' + array.astype("<f4").tobytes().hex().upper() + '"'
+
+
 def arg_info(name):
     """The key path JAX prints for a flattened parameter: params['blocks'][0]['attn']['key']['bias']."""
     return "params" + "".join(f"[{p}]" if p.isdigit() else f"['{p}']" for p in name.split("."))
 
 
 def main_fn(model):
-    params = [(tensor(shape), f'jax.arg_info = "{arg_info(name)}", mhlo.sharding = "{{replicated}}"')
-              for name, shape in model.names]
+    params = [] if model.baked else [
+        (tensor(shape), f'jax.arg_info = "{arg_info(name)}", mhlo.sharding = "{{replicated}}"')
+        for name, shape in model.names]
     params.append((tensor([B, S], "i32"), 'jax.arg_info = "tokens", mhlo.sharding = "{replicated}"'))
     f = Func("main", params, [(tensor([B, S, V]), 'jax.result_info = ""')], private=False)
-    tokens = f"%arg{len(model.names)}"
+    tokens = f"%arg{len(params) - 1}"
     d = f.op(f"stablehlo.get_dimension_size {tokens}, dim = 0 : ({tensor([B, S], 'i32')}) -> tensor<i32>")
     d = f.op(f"stablehlo.convert {d} : (tensor<i32>) -> tensor<i64>")
-    args = ", ".join([d] + [f"%arg{i}" for i in range(len(model.names) + 1)])
+    args = ", ".join([d] + [f"%arg{i}" for i in range(len(params))])
     types = ", ".join(["tensor<i64>"] + [t for t, _ in params])
     out = f.op(f"call @_wrapped_jax_export_main({args}) : ({types}) -> {tensor([B, S, V])}")
     f.lines.append(f"    return {out} : {tensor([B, S, V])}")
     return f
 
 
-def module_text():
-    model = Model()
+def module_text(weights=None):
+    model = Model(weights)
     funcs = [main_fn(model), model.body(), take_fn(), take_static_fn(), where_fn(), softmax_fn(), gelu_fn(), integer_pow_fn()]
     header = ("module @jit_forward attributes {jax.uses_shape_polymorphism = true, "
               "mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {")
@@ -341,7 +356,11 @@ def module_text():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
+    if len(sys.argv) == 2:
+        weights = None
+    elif len(sys.argv) == 4 and sys.argv[2] == "--baked":
+        weights = tt.load_safetensors(sys.argv[3])
+    else:
         sys.exit(__doc__)
     with open(sys.argv[1], "w") as out:
-        out.write(module_text())
+        out.write(module_text(weights))
