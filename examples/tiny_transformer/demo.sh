@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The TinyTransformer codelab, in C: the same model through every path hlorun offers.
-#   0. correctness: hlorun's logits against an independent numpy reference
+#   0. correctness: hlorun's logits against an independent numpy reference; the baked variant
 #   1. JIT: the first call (compile + run) against the mean of 100 cached calls
 #   2. AOT: `hlorun compile` for fixed shapes; first execution against steady state; max |JIT - AOT|
 #   3. the IR: the program text (preview), and the full specialized text written to a file
@@ -37,6 +37,11 @@ print(f"logits {out.shape}: max |hlorun - numpy| = {diff:.3g}  ({'ok' if diff < 
 assert diff < 1e-4
 PY
 
+echo "the variant with the parameters baked in as constants (what jax.jit of a closure over the"
+echo "parameters lowers to) computes the same logits:"
+$py "$root/tools/tiny_transformer/gen_mlir.py" model_baked.mlir --baked weights.safetensors
+"$hlorun" compare "$model" model_baked.mlir --weights weights.safetensors --input tokens=tokens_b2.npy
+
 echo
 echo "== 1. JIT"
 "$hlorun" bench "$model" --weights weights.safetensors --batches 1 --jit-calls 100 --no-throughput
@@ -71,6 +76,6 @@ echo "the same artifact serves any batch size (compiled per shape on first use):
 $py -c "import numpy as np; print('batch 2 from the artifact: max |artifact - JIT| =', float(np.abs(np.load('artifact_b2/out0.npy') - np.load('jit_b2/out0.npy')).max()))"
 echo
 printf '%-28s %12s\n' file bytes
-for f in "$model" weights.safetensors tiny.hlo tiny_b1.hlox; do
+for f in "$model" weights.safetensors model_baked.mlir tiny.hlo tiny_b1.hlox; do
   printf '%-28s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done
