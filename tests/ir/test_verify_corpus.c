@@ -197,7 +197,7 @@ static void check_file(stats *st, const char *path) {
   }
   st->parsed++;
   for (int f = 0; f < m->n_funcs; f++) check_block(st, corpus_name(path), &m->funcs[f]->body);
-  for (int f = 0; f < m->n_funcs; f++) corrupt_block(st, name, &m->funcs[f]->body);
+  for (int f = 0; f < m->n_funcs; f++) corrupt_block(st, corpus_name(path), &m->funcs[f]->body);
   s = hr_module_verify(m);
   if (s && st->probe_failures++ < MAX_REPORTS) fprintf(stderr, "after the sweep: %s\n", hr_status_message(s));
   hr_status_free(s);
