@@ -204,6 +204,8 @@ typedef struct hr_exec_options {
   const hr_allocator *allocator; /* NULL: default */
   int num_threads;               /* 0: number of online CPUs */
   size_t max_arena_bytes;        /* bound on an executable's working memory; 0: 16 GiB */
+  bool disable_fusion;           /* compile without the fusion pass (reference kernels only) */
+  bool bf16;                     /* opt-in: matrix products with bf16 inputs and f32 accumulation */
 } hr_exec_options;
 
 /* An executable: one function compiled for fixed input shapes, with its working memory planned

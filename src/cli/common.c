@@ -11,6 +11,14 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     m->interpret = true;
     return 1;
   }
+  if (strcmp(arg, "--no-fusion") == 0) {
+    m->no_fusion = true;
+    return 1;
+  }
+  if (strcmp(arg, "--bf16") == 0) {
+    m->bf16 = true;
+    return 1;
+  }
   if (strcmp(arg, "--weights") != 0 && strcmp(arg, "--function") != 0 && strcmp(arg, "--threads") != 0) return 0;
   if (!value) {
     fprintf(stderr, "hlorun: %s needs a value\n", arg);

@@ -23,7 +23,10 @@ static const char usage[] =
     "      and a closing line \"N passed, N failed\"\n"
     "  inspect MODEL [--ir [--out FILE.mlir] [--preview N]]\n"
     "      show a model's functions and signatures; --ir prints (a preview of) its program text\n"
-    "  version\n";
+    "  version\n"
+    "\n"
+    "model options: --weights W.safetensors, --function NAME, --threads N, --interpret (reference\n"
+    "interpreter), --no-fusion (compile without fusing), --bf16 (matrix products in bf16)\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

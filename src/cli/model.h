@@ -12,6 +12,8 @@ typedef struct cli_model_args {
   const char *function; /* entry function (NULL: main) */
   bool interpret;       /* run .mlir files with the reference interpreter */
   int threads;          /* 0: all CPUs */
+  bool no_fusion;       /* compile without the fusion pass */
+  bool bf16;            /* matrix products in bf16 (opt-in) */
 } cli_model_args;
 
 typedef struct cli_model {

@@ -82,6 +82,11 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_SEND: return arity(1, -1, 1, 1, 0, 0);
     case HR_OP_RNG_BIT_GENERATOR:
     case HR_OP_CHLO_TOP_K: return arity(1, 1, 2, 2, 0, 0);
+    case HR_OP_HLORUN_MATMUL: return arity(2, -1, 1, 1, 1, 1);
+    case HR_OP_HLORUN_FUSED: return arity(1, -1, 1, 1, 1, 1);
+    case HR_OP_HLORUN_LAYER_NORM:
+    case HR_OP_HLORUN_ATTENTION: return arity(3, 3, 1, 1, 0, 0);
+    case HR_OP_HLORUN_SOFTMAX: return arity(1, 1, 1, 1, 0, 0);
     default: break;
   }
   if (hr_opcode_flags(code) & HR_OPF_BINARY) return arity(2, 2, 1, 1, 0, 0);
@@ -176,6 +181,12 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_COLLECTIVE_PERMUTE] = hri_infer_same_as_operands,
     [HR_OP_COLLECTIVE_BROADCAST] = hri_infer_same_as_operands,
     [HR_OP_CROSS_REPLICA_SUM] = hri_infer_same_as_operands,
+
+    [HR_OP_HLORUN_MATMUL] = hri_infer_hlorun_matmul,
+    [HR_OP_HLORUN_FUSED] = hri_infer_hlorun_fused,
+    [HR_OP_HLORUN_LAYER_NORM] = hri_infer_hlorun_layer_norm,
+    [HR_OP_HLORUN_SOFTMAX] = hri_infer_hlorun_softmax,
+    [HR_OP_HLORUN_ATTENTION] = hri_infer_hlorun_attention,
 };
 
 /* The rule for `code`: the table entry, else the generic elementwise rule its flags select. */

@@ -10,6 +10,7 @@
  *   infer_contract.c     dot, dot_general, convolution, fft, linear algebra, batch_norm_*
  *   infer_reduce.c       reduce, reduce_window, select_and_scatter, collectives
  *   infer_control.c      while, if, case, call, custom_call, tuples, tokens, constant, rng, ...
+ *   infer_hlorun.c       the fused hlorun.* ops of the compiler's fusion pass (docs/fast-cpu.md)
  * A rule fills every result type or returns an HR_VERIFY_ERROR naming the op. Rules may rely on:
  * each operand type being well formed (tensor ranks within [0, HR_MAX_RANK], dims >= 0 or
  * HR_DYNAMIC, valid dtypes) and the operand, result and region counts being within the op's arity
@@ -240,5 +241,12 @@ hr_status hri_infer_device_id(const hri_ctx *c);
 hr_status hri_infer_rng(const hri_ctx *c);
 hr_status hri_infer_rng_bit_generator(const hri_ctx *c);
 hr_status hri_infer_return(const hri_ctx *c);
+
+/* infer_hlorun.c */
+hr_status hri_infer_hlorun_matmul(const hri_ctx *c);
+hr_status hri_infer_hlorun_fused(const hri_ctx *c);
+hr_status hri_infer_hlorun_layer_norm(const hri_ctx *c);
+hr_status hri_infer_hlorun_softmax(const hri_ctx *c);
+hr_status hri_infer_hlorun_attention(const hri_ctx *c);
 
 #endif /* HLORUN_IR_INFER_INTERNAL_H */

@@ -505,7 +505,8 @@ const hr_kernel hr_kernels_control[] = {
 
 /* Fills the kernel table from the four groups; an op claimed twice is a bug. */
 static hr_status register_kernels(hr_interp *in) {
-  const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce};
+  const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
+                               hr_kernels_hlorun};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");

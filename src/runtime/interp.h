@@ -13,6 +13,7 @@
  *                           dot_general, dot, convolution, fft, triangular_solve, cholesky, ...
  *   hr_kernels_control      (interp.c) constant, func.call, while, if, case, custom_call (check.*),
  *                           optimization_barrier, return
+ *   hr_kernels_hlorun       (kernels_hlorun.c) the fused ops of docs/fast-cpu.md
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_RUNTIME_INTERP_H
@@ -41,6 +42,7 @@ extern const hr_kernel hr_kernels_elementwise[];
 extern const hr_kernel hr_kernels_data[];
 extern const hr_kernel hr_kernels_reduce[];
 extern const hr_kernel hr_kernels_control[];
+extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hlorun.* ops */
 
 struct hr_interp {
   const hr_module *module;

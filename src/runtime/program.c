@@ -4,8 +4,9 @@
  * a weight ("blocks.0.w"); the remaining parameters are the runtime inputs, in order.
  *
  * Compiling specializes the function for the inputs' static shapes (hr_specialize with the
- * interpreter's constant folder) and plans an executable over the bound tensors, which point into
- * the weight set the executable retains.
+ * interpreter's constant folder), fuses it (hr_fuse, told which parameters are bound; skipped when
+ * hr_exec_options.disable_fusion is set) and plans an executable over the bound tensors, which
+ * point into the weight set the executable retains.
  *
  * Running looks the inputs' shapes and dtypes up in a cache of executables, compiling and inserting
  * one on a miss (JIT). The cache is bounded (CACHE_CAPACITY entries, least recently used evicted);
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compiler/fuse.h"
 #include "runtime/exec_internal.h"
 
 enum {
@@ -263,6 +265,14 @@ hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int nu
   hr_status s = hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, &specialized);
   p->allocator->free(p->allocator->ctx, types);
   if (s) return s;
+  if (!p->opts.disable_fusion) {
+    hr_fuse_options fo = {.allocator = p->allocator, .bound = p->bound, .n_bound = p->fn->n_args};
+    s = hr_fuse(specialized, &fo);
+    if (s) {
+      hr_module_free(specialized);
+      return s;
+    }
+  }
   return hr_executable_create(specialized, p->bound, p->weights, &p->opts, out);
 }
 
