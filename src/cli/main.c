@@ -18,6 +18,8 @@ static const char usage[] =
     "      first call versus steady state, and a throughput table over batch sizes\n"
     "  compare A B [--weights W] [--input NAME=FILE.npy]... [--batch N] [--interpret-a|-b]\n"
     "      run two models on the same inputs and print the largest differences\n"
+    "  serve (--model_base_path DIR [--model_name NAME] | --model_config_file FILE) [--port N] [...]\n"
+    "      serve TensorFlow Serving's REST API for hlorun artifacts (docs/serving.md)\n"
     "  check [--dim N] [--quiet] FILE.mlir...\n"
     "      run StableHLO test programs and their check.* assertions; prints PASS/FAIL per file\n"
     "      and a closing line \"N passed, N failed\"\n"
@@ -41,6 +43,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
   if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
   if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
+  if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     puts("hlorun " HLORUN_VERSION_STRING);
     return 0;

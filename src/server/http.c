@@ -1,0 +1,350 @@
+/* The HTTP glue: libmicrohttpd in its internal thread pool mode (epoll where available) over a
+ * listening socket we bind ourselves (so that port 0 can be resolved and any address bound).
+ *
+ * libmicrohttpd pins each connection to one of its threads, so a handler that runs a model would
+ * hold up every other connection of its thread. POST requests (predictions) are therefore run on
+ * a pool of workers (--rest_api_num_threads of them): the connection is suspended, the worker
+ * builds the reply and resumes it, and libmicrohttpd's thread sends it. The other requests are
+ * quick and answered on libmicrohttpd's threads.
+ *
+ * Request bodies are accumulated up to max_request_bytes. A body over it is answered 413: when the
+ * client waits for "100 Continue" the answer comes at once and the body is never sent; otherwise
+ * the body is read and dropped (so that the client, still sending, does not lose the answer to a
+ * reset connection) up to DISCARD_FACTOR times the bound, beyond which the connection is closed
+ * (at once when Content-Length announces such a body). Requests are counted from their arrival to
+ * their completion, so that a shutdown can wait for them. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "server/common.h"
+#include "server/internal.h"
+#include "server/workers.h"
+
+enum {
+  LISTEN_BACKLOG = 128,
+  IDLE_TIMEOUT_SECONDS = 60, /* idle keep-alive connections are closed after this */
+  DISCARD_FACTOR = 16,       /* bodies over the limit are read and dropped up to this many times it */
+  FLUSH_SECONDS = 5,         /* after a drain that timed out: time for the last answers to go out */
+};
+
+/* What is known about one request while it arrives and is answered. */
+typedef struct request_state {
+  srv_job job; /* a POST (a prediction) runs as a job on the workers */
+  srv_server *server;
+  struct MHD_Connection *connection;
+  double start;         /* arrival (monotonic seconds) */
+  hr_strbuf body;       /* the body so far, unless too_large */
+  size_t received;      /* body bytes received, kept or not */
+  bool too_large;       /* the body exceeded max_request_bytes */
+  bool queued;          /* handed to the workers (the connection is suspended until answered) */
+  atomic_bool answered; /* the job's reply is ready */
+  char *method, *url;   /* copies for the job */
+  srv_reply reply;      /* the job's reply */
+} request_state;
+
+/* Counts a request in. */
+static void request_begins(srv_server *s) {
+  pthread_mutex_lock(&s->mu);
+  s->in_flight++;
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* Counts a request out and wakes a waiting shutdown. */
+static void request_ends(srv_server *s) {
+  pthread_mutex_lock(&s->mu);
+  s->in_flight--;
+  pthread_cond_broadcast(&s->idle_cv);
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* Frees a response body allocated by an hr_strbuf with the default allocator. */
+static void free_body(void *data) { hr_default_allocator()->free(NULL, data); }
+
+/* Queues a reply on a connection (taking over its body) and records it in the metrics. */
+static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const request_state *st, srv_reply *r) {
+  struct MHD_Response *resp;
+  if (r->body.data && r->body.len) {
+    resp = MHD_create_response_from_buffer_with_free_callback(r->body.len, r->body.data, free_body);
+    if (resp) r->body.data = NULL;
+  } else {
+    resp = MHD_create_response_from_buffer(0, (void *)"", MHD_RESPMEM_PERSISTENT);
+  }
+  hr_strbuf_free(&r->body);
+  if (!resp) return MHD_NO;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+  if (r->allow) MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+  pthread_mutex_lock(&s->mu);
+  bool draining = s->draining;
+  pthread_mutex_unlock(&s->mu);
+  if (draining) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, resp);
+  MHD_destroy_response(resp);
+  srv_metrics_request(s->metrics, r->model, r->version, r->endpoint, r->status, srv_now() - st->start);
+  return ok;
+}
+
+/* Answers 413 for a body over the limit. */
+static enum MHD_Result reply_too_large(srv_server *s, struct MHD_Connection *c, const request_state *st) {
+  srv_reply r;
+  srv_reply_init(&r);
+  char msg[160];
+  snprintf(msg, sizeof msg, "the request body exceeds the limit of %zu bytes (--max_request_bytes)",
+           s->opts.max_request_bytes);
+  srv_reply_error(&r, 413, msg);
+  return send_reply(s, c, st, &r);
+}
+
+/* How a request's announced body compares with the limit. */
+typedef enum body_verdict {
+  BODY_OK,      /* within the limit, or not announced */
+  BODY_DISCARD, /* too long: read it, drop it, then answer 413 */
+  BODY_REFUSE,  /* answer 413 now: the client waits for "100 Continue", or the body is too long even to drop */
+} body_verdict;
+
+/* Judges the announced body (Content-Length, Expect) against max_request_bytes. */
+static body_verdict judge_body(const srv_server *s, struct MHD_Connection *c) {
+  const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  if (!len) return BODY_OK;
+  char *end;
+  errno = 0;
+  unsigned long long n = strtoull(len, &end, 10);
+  size_t max = s->opts.max_request_bytes;
+  if (errno != ERANGE && (end == len || n <= max)) return BODY_OK;
+  const char *expect = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
+  if (errno == ERANGE || n / DISCARD_FACTOR > max || (expect && strcasecmp(expect, "100-continue") == 0))
+    return BODY_REFUSE;
+  return BODY_DISCARD;
+}
+
+/* Takes a piece of the body; false when the connection should be closed. */
+static bool take_upload(srv_server *s, request_state *st, const char *data, size_t n) {
+  size_t max = s->opts.max_request_bytes;
+  st->received = n > SIZE_MAX - st->received ? SIZE_MAX : st->received + n;
+  if (!st->too_large && st->received > max) {
+    st->too_large = true;
+    hr_strbuf_free(&st->body);
+  }
+  if (!st->too_large) hr_strbuf_append(&st->body, data, n);
+  return st->received / DISCARD_FACTOR <= max;
+}
+
+/* A worker runs a queued request, then wakes its connection (after which the state may be gone). */
+static void run_job(srv_job *job) {
+  request_state *st = (request_state *)job;
+  if (st->body.failed) {
+    srv_reply_error(&st->reply, 500, "out of memory reading the request body");
+  } else {
+    srv_rest_handle(st->server, st->method, st->url, st->body.data ? st->body.data : "", st->body.len, &st->reply);
+  }
+  atomic_store_explicit(&st->answered, true, memory_order_release);
+  MHD_resume_connection(st->connection);
+}
+
+/* Answers a queued request that the shutdown will not run: 503, and wakes its connection. */
+static void cancel_job(srv_job *job) {
+  request_state *st = (request_state *)job;
+  srv_reply_error(&st->reply, srv_code_http(SRV_UNAVAILABLE), "the server is shutting down");
+  atomic_store_explicit(&st->answered, true, memory_order_release);
+  MHD_resume_connection(st->connection);
+}
+
+/* Suspends the connection and queues the request on the workers; when they are stopping, answers
+ * 503 instead (resuming the connection at once). */
+static enum MHD_Result run_later(srv_server *s, struct MHD_Connection *c, request_state *st, const char *method,
+                                 const char *url) {
+  st->method = strdup(method);
+  st->url = strdup(url);
+  if (!st->method || !st->url) {
+    srv_reply r;
+    srv_reply_init(&r);
+    srv_reply_error(&r, 500, "out of memory");
+    return send_reply(s, c, st, &r);
+  }
+  st->job.run = run_job;
+  st->job.cancel = cancel_job;
+  st->queued = true;
+  MHD_suspend_connection(c);
+  hr_status refused = srv_workers_submit(s->workers, &st->job);
+  if (refused) {
+    srv_reply_error(&st->reply, srv_code_http(SRV_UNAVAILABLE), hr_status_message(refused));
+    hr_status_free(refused);
+    atomic_store_explicit(&st->answered, true, memory_order_release);
+    MHD_resume_connection(c);
+  }
+  return MHD_YES;
+}
+
+/* Starts a request's state on the first call; answers 413 at once when that is the verdict. */
+static enum MHD_Result begin_request(srv_server *s, struct MHD_Connection *c, void **con_cls) {
+  request_state *st = calloc(1, sizeof *st);
+  if (!st) return MHD_NO;
+  st->server = s;
+  st->connection = c;
+  st->start = srv_now();
+  hr_strbuf_init(&st->body, NULL);
+  srv_reply_init(&st->reply);
+  atomic_init(&st->answered, false);
+  *con_cls = st;
+  request_begins(s);
+  body_verdict v = judge_body(s, c);
+  st->too_large = v == BODY_DISCARD;
+  return v == BODY_REFUSE ? reply_too_large(s, c, st) : MHD_YES;
+}
+
+/* libmicrohttpd's access handler: called once when the headers are in, once per piece of body,
+ * once more when the request is complete, and again after a suspended request is resumed. POSTs
+ * (predictions) are run by the workers; the other requests are quick and answered here. */
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size,
+                                  void **con_cls) {
+  srv_server *s = cls;
+  request_state *st = *con_cls;
+  if (!st) return begin_request(s, c, con_cls);
+  if (*upload_data_size) {
+    bool keep = take_upload(s, st, upload_data, *upload_data_size);
+    *upload_data_size = 0;
+    return keep ? MHD_YES : MHD_NO;
+  }
+  if (st->too_large) return reply_too_large(s, c, st);
+  if (st->queued) {
+    if (!atomic_load_explicit(&st->answered, memory_order_acquire)) return MHD_YES;
+    return send_reply(s, c, st, &st->reply);
+  }
+  if (strcmp(method, "POST") == 0) return run_later(s, c, st, method, url);
+  srv_reply r;
+  srv_reply_init(&r);
+  if (st->body.failed) {
+    srv_reply_error(&r, 500, "out of memory reading the request body");
+  } else {
+    srv_rest_handle(s, method, url, st->body.data ? st->body.data : "", st->body.len, &r);
+  }
+  return send_reply(s, c, st, &r);
+}
+
+/* libmicrohttpd's completion callback: frees the request's state. */
+static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe) {
+  srv_server *s = cls;
+  request_state *st = *con_cls;
+  if (!st) return;
+  hr_strbuf_free(&st->body);
+  hr_strbuf_free(&st->reply.body);
+  free(st->method);
+  free(st->url);
+  free(st);
+  *con_cls = NULL;
+  request_ends(s);
+}
+
+/* Formats "HOST:PORT" ("[HOST]:PORT" for IPv6) of a bound socket. */
+static void describe_address(const struct sockaddr_storage *sa, char *buf, size_t cap, int *port) {
+  char host[INET6_ADDRSTRLEN] = "?";
+  if (sa->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+    inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof host);
+    *port = ntohs(in6->sin6_port);
+    snprintf(buf, cap, "[%s]:%d", host, *port);
+  } else {
+    const struct sockaddr_in *in4 = (const struct sockaddr_in *)sa;
+    inet_ntop(AF_INET, &in4->sin_addr, host, sizeof host);
+    *port = ntohs(in4->sin_port);
+    snprintf(buf, cap, "%s:%d", host, *port);
+  }
+}
+
+/* Binds and listens on the first address `host` resolves to, non-blocking. */
+static hr_status bind_listener(srv_server *s, const struct addrinfo *ai) {
+  int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
+  if (fd < 0) return hr_error(HR_IO_ERROR, "socket: %s", strerror(errno));
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  struct sockaddr_storage bound;
+  socklen_t len = sizeof bound;
+  if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0 ||
+      getsockname(fd, (struct sockaddr *)&bound, &len) != 0) {
+    hr_status st =
+        hr_error(HR_IO_ERROR, "cannot listen on %s port %d: %s", s->opts.host, s->opts.port, strerror(errno));
+    close(fd);
+    return st;
+  }
+  describe_address(&bound, s->address, sizeof s->address, &s->port);
+  s->listen_fd = fd;
+  return NULL;
+}
+
+/* Resolves the configured host (numerically or through /etc/hosts) and binds it. */
+static hr_status open_listener(srv_server *s) {
+  char service[16];
+  snprintf(service, sizeof service, "%d", s->opts.port);
+  struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
+  struct addrinfo *res = NULL;
+  int rc = getaddrinfo(s->opts.host, service, &hints, &res);
+  if (rc != 0 || !res)
+    return hr_error(HR_INVALID_ARGUMENT, "cannot resolve host '%s': %s", s->opts.host, gai_strerror(rc));
+  hr_status st = bind_listener(s, res);
+  freeaddrinfo(res);
+  return st;
+}
+
+/* libmicrohttpd's I/O threads: one per CPU, between 2 and 8 (the work runs on the workers). */
+static unsigned io_threads(void) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return cpus < 2 ? 2 : cpus > 8 ? 8 : (unsigned)cpus;
+}
+
+hr_status srv_http_start(srv_server *s) {
+  HR_TRY(srv_workers_create(s->opts.num_threads, &s->workers));
+  HR_TRY(open_listener(s));
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME;
+  flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
+  s->daemon = MHD_start_daemon(flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, s->listen_fd,
+                               MHD_OPTION_THREAD_POOL_SIZE, io_threads(), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+                               MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)IDLE_TIMEOUT_SECONDS, MHD_OPTION_END);
+  if (!s->daemon) {
+    close(s->listen_fd);
+    s->listen_fd = -1;
+    return hr_error(HR_INTERNAL, "cannot start the HTTP server on %s", s->address);
+  }
+  return NULL;
+}
+
+/* Waits until no request is in flight, at most `seconds`; returns how many still are. */
+static int wait_idle(srv_server *s, double seconds) {
+  struct timespec deadline;
+  clock_gettime(CLOCK_REALTIME, &deadline);
+  double end = (double)deadline.tv_sec + (double)deadline.tv_nsec * 1e-9 + seconds;
+  deadline.tv_sec = (time_t)end;
+  deadline.tv_nsec = (long)((end - (double)deadline.tv_sec) * 1e9);
+  pthread_mutex_lock(&s->mu);
+  while (s->in_flight > 0 && pthread_cond_timedwait(&s->idle_cv, &s->mu, &deadline) == 0) {
+  }
+  int left = s->in_flight;
+  pthread_mutex_unlock(&s->mu);
+  return left;
+}
+
+void srv_http_stop(srv_server *s, void (*between)(srv_server *)) {
+  pthread_mutex_lock(&s->mu);
+  s->draining = true;
+  pthread_mutex_unlock(&s->mu);
+  if (s->daemon) MHD_quiesce_daemon(s->daemon);
+  int left = s->daemon ? wait_idle(s, s->opts.drain_seconds) : 0;
+  if (left) srv_log(s->opts.log, "shutdown: %d requests still in flight after %.0f s", left, s->opts.drain_seconds);
+  between(s);
+  /* Requests still queued are answered 503, running ones finish; each resumes its connection, so
+   * that none is left suspended for the stop, and gets a moment to send its answer. */
+  if (s->workers) srv_workers_stop(s->workers);
+  if (left) wait_idle(s, FLUSH_SECONDS);
+  if (s->daemon) MHD_stop_daemon(s->daemon);
+  s->daemon = NULL;
+  if (s->listen_fd >= 0) close(s->listen_fd);
+  s->listen_fd = -1;
+}

@@ -1,0 +1,593 @@
+/* The model registry (registry.h).
+ *
+ * Locking: each model has a mutex guarding its version records, the servables' reference counts
+ * and its counters. Only the polling thread (or the caller of the initial poll, before that thread
+ * starts) creates records, loads and unloads; loading runs without the lock. Requests take the
+ * lock only to find a servable and count a reference. */
+#include "server/registry.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "server/common.h"
+#include "server/json.h"
+#include "server/metrics.h"
+#include "server/versions.h"
+
+enum { MAX_RECORDS = 1024 }; /* version records kept per model; the oldest ended ones go first */
+
+/* What is known about one version of a model. */
+typedef struct srv_version_record {
+  int64_t version;
+  srv_state state;
+  hr_code error;           /* HR_OK, or the code of the failed load */
+  char *message;           /* the failed load's message, or NULL */
+  bool failed;             /* the load of `attempt` failed; not retried until the file changes */
+  srv_fingerprint attempt; /* the artifact (or directory) the failed load saw */
+  srv_servable *servable;  /* while AVAILABLE or UNLOADING */
+} srv_version_record;
+
+/* One configured model. */
+typedef struct srv_model_entry {
+  srv_model_config cfg;
+  pthread_mutex_t mu;
+  srv_version_record **records; /* descending by version */
+  int n_records;
+  srv_candidates last_scan; /* the previous poll's scan (to see which files settled) */
+  char *scan_error;         /* the last scan error logged, to log each one once */
+  uint64_t loads, unloads, failures;
+} srv_model_entry;
+
+struct srv_registry {
+  srv_model_entry *models;
+  int n_models;
+  hr_exec_options exec;
+  FILE *log;
+  pthread_mutex_t poll_mu;
+  pthread_cond_t poll_cv; /* signalled to stop the poller (monotonic clock) */
+  pthread_t poller;
+  bool polling, stop;
+  double poll_seconds;
+};
+
+const char *srv_state_name(srv_state s) {
+  switch (s) {
+    case SRV_STATE_LOADING: return "LOADING";
+    case SRV_STATE_AVAILABLE: return "AVAILABLE";
+    case SRV_STATE_UNLOADING: return "UNLOADING";
+    case SRV_STATE_END: return "END";
+  }
+  return "UNKNOWN";
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Creation                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Initializes the poller's lock and condition variable (monotonic clock). */
+static hr_status init_poll_sync(srv_registry *r) {
+  pthread_condattr_t attr;
+  if (pthread_condattr_init(&attr) != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  int rc = pthread_cond_init(&r->poll_cv, &attr);
+  pthread_condattr_destroy(&attr);
+  if (rc != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
+  if (pthread_mutex_init(&r->poll_mu, NULL) != 0) {
+    pthread_cond_destroy(&r->poll_cv);
+    return hr_error(HR_INTERNAL, "cannot create a mutex");
+  }
+  return NULL;
+}
+
+hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, FILE *log, srv_registry **out) {
+  *out = NULL;
+  srv_registry *r = calloc(1, sizeof *r);
+  srv_model_entry *models = calloc((size_t)config->n_models + 1, sizeof *models);
+  hr_status s = r && models ? init_poll_sync(r) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  for (int i = 0; !s && i < config->n_models; i++) {
+    if (pthread_mutex_init(&models[i].mu, NULL) != 0) {
+      s = hr_error(HR_INTERNAL, "cannot create a mutex");
+      for (int j = 0; j < i; j++) pthread_mutex_destroy(&models[j].mu);
+    }
+  }
+  if (s) {
+    free(models);
+    free(r);
+    srv_config_free(config);
+    return s;
+  }
+  for (int i = 0; i < config->n_models; i++) models[i].cfg = config->models[i];
+  r->models = models;
+  r->n_models = config->n_models;
+  r->exec = *exec;
+  r->log = log;
+  free(config->models);
+  config->models = NULL;
+  config->n_models = 0;
+  *out = r;
+  return NULL;
+}
+
+static srv_model_entry *find_model(const srv_registry *r, const char *name) {
+  for (int i = 0; i < r->n_models; i++)
+    if (strcmp(r->models[i].cfg.name, name) == 0) return &r->models[i];
+  return NULL;
+}
+
+const char *srv_registry_model_name(const srv_registry *r, const char *name) {
+  const srv_model_entry *m = find_model(r, name);
+  return m ? m->cfg.name : NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Version records                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The record of a version, or NULL. Call with the model's lock. */
+static srv_version_record *find_record(const srv_model_entry *m, int64_t version) {
+  for (int i = 0; i < m->n_records; i++)
+    if (m->records[i]->version == version) return m->records[i];
+  return NULL;
+}
+
+/* Forgets the lowest ended version to make room; false when every record is in use. */
+static bool drop_oldest_ended(srv_model_entry *m) {
+  for (int i = m->n_records - 1; i >= 0; i--) {
+    if (m->records[i]->state != SRV_STATE_END) continue;
+    free(m->records[i]->message);
+    free(m->records[i]);
+    memmove(&m->records[i], &m->records[i + 1], (size_t)(m->n_records - i - 1) * sizeof *m->records);
+    m->n_records--;
+    return true;
+  }
+  return false;
+}
+
+/* Finds or creates (in version order) the record of a version; NULL when out of room or memory.
+ * Call with the model's lock. */
+static srv_version_record *make_record(srv_model_entry *m, int64_t version) {
+  srv_version_record *rec = find_record(m, version);
+  if (rec) return rec;
+  if (m->n_records >= MAX_RECORDS && !drop_oldest_ended(m)) return NULL;
+  if (m->n_records % 16 == 0) {
+    srv_version_record **grown = realloc(m->records, ((size_t)m->n_records + 16) * sizeof *grown);
+    if (!grown) return NULL;
+    m->records = grown;
+  }
+  if (!(rec = calloc(1, sizeof *rec))) return NULL;
+  rec->version = version;
+  rec->state = SRV_STATE_END;
+  int at = 0;
+  while (at < m->n_records && m->records[at]->version > version) at++;
+  memmove(&m->records[at + 1], &m->records[at], (size_t)(m->n_records - at) * sizeof *m->records);
+  m->records[at] = rec;
+  m->n_records++;
+  return rec;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Loading and unloading                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void free_servable(srv_servable *sv) {
+  if (!sv) return;
+  hr_program_free(sv->program);
+  srv_signature_free(&sv->signature);
+  free(sv);
+}
+
+/* Runs the program once on zeros, dynamic dims set to 1, so that the executable for batch size 1
+ * is compiled and cached before real requests arrive. */
+static hr_status warm_up(srv_servable *sv) {
+  int n = sv->signature.n_inputs;
+  hr_tensor **inputs = calloc((size_t)n + 1, sizeof *inputs);
+  if (!inputs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  hr_status s = NULL;
+  for (int i = 0; !s && i < n; i++) {
+    hr_shape shape = sv->signature.inputs[i].spec.shape;
+    for (int d = 0; d < shape.rank; d++)
+      if (shape.dims[d] == HR_DYNAMIC) shape.dims[d] = 1;
+    s = hr_tensor_create(NULL, sv->signature.inputs[i].spec.dtype, &shape, 0, &inputs[i]);
+  }
+  hr_tensor **outputs = NULL;
+  int n_outputs = 0;
+  if (!s) s = hr_program_run(sv->program, inputs, n, &outputs, &n_outputs);
+  if (outputs) hr_tensors_free(outputs, n_outputs);
+  for (int i = 0; i < n; i++) hr_tensor_free(inputs[i]);
+  free(inputs);
+  return hr_status_wrap(s, "warm-up run at batch size 1 failed");
+}
+
+/* Opens, checks and warms up the artifact of a version. Errors name the file. */
+static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_candidate *c, srv_servable **out) {
+  *out = NULL;
+  if (c->kind == SRV_CANDIDATE_AMBIGUOUS)
+    return hr_error(HR_INVALID_ARGUMENT, "%s holds %d .hlo files; a version directory holds exactly one artifact",
+                    c->path, c->n_artifacts);
+  srv_servable *sv = calloc(1, sizeof *sv);
+  if (!sv) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  sv->model = m->cfg.name;
+  sv->version = c->version;
+  sv->owner = m;
+  hr_status s = hr_artifact_open(c->path, &r->exec, &sv->program);
+  if (!s) s = hr_status_wrap(srv_signature_from_program(sv->program, &sv->signature), "%s", c->path);
+  if (!s) s = hr_status_wrap(warm_up(sv), "%s", c->path);
+  if (s) {
+    free_servable(sv);
+    return s;
+  }
+  sv->batchable = srv_signature_batchable(&sv->signature);
+  *out = sv;
+  return NULL;
+}
+
+/* Loads a version and records the outcome. */
+static void load_version(srv_registry *r, srv_model_entry *m, const srv_candidate *c) {
+  pthread_mutex_lock(&m->mu);
+  srv_version_record *rec = make_record(m, c->version);
+  if (rec) {
+    rec->state = SRV_STATE_LOADING;
+    rec->error = HR_OK;
+    free(rec->message);
+    rec->message = NULL;
+    rec->failed = false;
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (!rec) {
+    srv_log(r->log, "error: model '%s' version %lld: out of memory or too many versions", m->cfg.name,
+            (long long)c->version);
+    return;
+  }
+  srv_servable *sv;
+  hr_status s = open_servable(r, m, c, &sv);
+  pthread_mutex_lock(&m->mu);
+  if (s) {
+    rec->state = SRV_STATE_END;
+    rec->error = hr_status_code(s);
+    rec->message = strdup(hr_status_message(s));
+    rec->failed = true;
+    rec->attempt = c->fp;
+    m->failures++;
+  } else {
+    sv->record = rec;
+    sv->refs = 1;
+    rec->servable = sv;
+    rec->state = SRV_STATE_AVAILABLE;
+    m->loads++;
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (s) {
+    srv_log(r->log, "error: model '%s' version %lld failed to load: %s: %s", m->cfg.name, (long long)c->version,
+            hr_code_name(hr_status_code(s)), hr_status_message(s));
+    hr_status_free(s);
+  } else {
+    srv_log(r->log, "model '%s' version %lld is AVAILABLE (%s)", m->cfg.name, (long long)c->version, c->path);
+  }
+}
+
+/* Drops one reference to a servable; when it was the last, ends its version and returns the
+ * servable to free (outside the lock). Call with the model's lock. */
+static srv_servable *unref_locked(srv_servable *sv) {
+  if (--sv->refs > 0) return NULL;
+  srv_version_record *rec = sv->record;
+  rec->servable = NULL;
+  rec->state = SRV_STATE_END;
+  sv->owner->unloads++;
+  return sv;
+}
+
+/* Frees a servable whose last reference is gone and logs it. */
+static void finish_unload(srv_registry *r, srv_servable *sv) {
+  if (!sv) return;
+  srv_log(r->log, "model '%s' version %lld unloaded", sv->model, (long long)sv->version);
+  free_servable(sv);
+}
+
+/* Takes an AVAILABLE version out of service; it is freed when its last request ends. */
+static void unload_version(srv_registry *r, srv_model_entry *m, srv_version_record *rec) {
+  pthread_mutex_lock(&m->mu);
+  rec->state = SRV_STATE_UNLOADING;
+  srv_servable *done = unref_locked(rec->servable);
+  pthread_mutex_unlock(&m->mu);
+  finish_unload(r, done);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Polling                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Logs a scan problem once (until another one, or none, is seen). `message` NULL: none. */
+static void note_scan_problem(srv_registry *r, srv_model_entry *m, const char *message) {
+  if (!message) {
+    free(m->scan_error);
+    m->scan_error = NULL;
+    return;
+  }
+  if (m->scan_error && strcmp(m->scan_error, message) == 0) return;
+  srv_log(r->log, "model '%s': %s", m->cfg.name, message);
+  free(m->scan_error);
+  m->scan_error = strdup(message);
+}
+
+/* Whether a candidate looked the same in the previous poll (its file is not being written). */
+static bool settled(const srv_model_entry *m, const srv_candidate *c) {
+  for (int i = 0; i < m->last_scan.n; i++) {
+    const srv_candidate *p = &m->last_scan.items[i];
+    if (p->version == c->version) return p->kind == c->kind && srv_fingerprint_equal(&p->fp, &c->fp);
+  }
+  return false;
+}
+
+/* Whether a picked candidate should be loaded now. */
+static bool should_load(srv_model_entry *m, const srv_candidate *c, bool initial) {
+  pthread_mutex_lock(&m->mu);
+  const srv_version_record *rec = find_record(m, c->version);
+  bool busy = rec && rec->state != SRV_STATE_END;
+  bool failed_same = rec && rec->failed && srv_fingerprint_equal(&rec->attempt, &c->fp);
+  pthread_mutex_unlock(&m->mu);
+  return !busy && !failed_same && (initial || settled(m, c));
+}
+
+/* Unloads AVAILABLE versions the policy did not pick (`picked` holds n versions), as long as a
+ * picked version is AVAILABLE or none was picked. */
+static void unload_unpicked(srv_registry *r, srv_model_entry *m, const int64_t *picked, int n) {
+  srv_version_record *victims[MAX_RECORDS];
+  int n_victims = 0;
+  bool picked_available = false;
+  pthread_mutex_lock(&m->mu);
+  for (int i = 0; i < m->n_records; i++) {
+    srv_version_record *rec = m->records[i];
+    bool is_picked = false;
+    for (int j = 0; j < n; j++) is_picked = is_picked || picked[j] == rec->version;
+    if (is_picked && rec->state == SRV_STATE_AVAILABLE) picked_available = true;
+    if (!is_picked && rec->state == SRV_STATE_AVAILABLE) victims[n_victims++] = rec;
+  }
+  pthread_mutex_unlock(&m->mu);
+  if (!picked_available && n > 0) return;
+  for (int i = 0; i < n_victims; i++) unload_version(r, m, victims[i]);
+}
+
+/* One poll of one model. */
+static void poll_model(srv_registry *r, srv_model_entry *m, bool initial) {
+  srv_candidates scan;
+  hr_status s = srv_scan_versions(m->cfg.base_path, &scan);
+  if (s) {
+    note_scan_problem(r, m, hr_status_message(s));
+    hr_status_free(s);
+    return;
+  }
+  int64_t *versions = calloc((size_t)scan.n + 1, sizeof *versions);
+  bool *picked = calloc((size_t)scan.n + 1, sizeof *picked);
+  srv_candidate **loadable = calloc((size_t)scan.n + 1, sizeof *loadable);
+  int n = 0;
+  if (versions && picked && loadable) {
+    for (int i = 0; i < scan.n; i++)
+      if (scan.items[i].kind != SRV_CANDIDATE_EMPTY) loadable[n++] = &scan.items[i];
+    note_scan_problem(r, m, n ? NULL : "no version directory under the base path holds an artifact (*.hlo)");
+    for (int i = 0; i < n; i++) versions[i] = loadable[i]->version;
+    srv_policy_select(&m->cfg.policy, versions, n, picked);
+    for (int i = n - 1; i >= 0; i--)
+      if (picked[i] && should_load(m, loadable[i], initial)) load_version(r, m, loadable[i]);
+    int n_picked = 0;
+    for (int i = 0; i < n; i++)
+      if (picked[i]) versions[n_picked++] = versions[i];
+    unload_unpicked(r, m, versions, n_picked);
+  } else {
+    note_scan_problem(r, m, "out of memory polling the base path");
+  }
+  free(versions);
+  free(picked);
+  free(loadable);
+  srv_candidates_free(&m->last_scan);
+  m->last_scan = scan;
+}
+
+void srv_registry_poll(srv_registry *r, bool initial) {
+  for (int i = 0; i < r->n_models; i++) poll_model(r, &r->models[i], initial);
+}
+
+/* The polling thread: polls every poll_seconds until stopped. */
+static void *poller_main(void *arg) {
+  srv_registry *r = arg;
+  pthread_mutex_lock(&r->poll_mu);
+  for (;;) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double wake = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9 + r->poll_seconds;
+    ts.tv_sec = (time_t)wake;
+    ts.tv_nsec = (long)((wake - (double)ts.tv_sec) * 1e9);
+    while (!r->stop && pthread_cond_timedwait(&r->poll_cv, &r->poll_mu, &ts) == 0) {
+    }
+    if (r->stop) break;
+    pthread_mutex_unlock(&r->poll_mu);
+    srv_registry_poll(r, false);
+    pthread_mutex_lock(&r->poll_mu);
+  }
+  pthread_mutex_unlock(&r->poll_mu);
+  return NULL;
+}
+
+hr_status srv_registry_start_polling(srv_registry *r, double seconds) {
+  if (r->polling) return hr_error(HR_INVALID_ARGUMENT, "the registry is already polling");
+  r->poll_seconds = seconds;
+  r->stop = false;
+  if (pthread_create(&r->poller, NULL, poller_main, r) != 0)
+    return hr_error(HR_INTERNAL, "cannot start the polling thread");
+  r->polling = true;
+  return NULL;
+}
+
+void srv_registry_stop_polling(srv_registry *r) {
+  if (!r->polling) return;
+  pthread_mutex_lock(&r->poll_mu);
+  r->stop = true;
+  pthread_cond_broadcast(&r->poll_cv);
+  pthread_mutex_unlock(&r->poll_mu);
+  pthread_join(r->poller, NULL);
+  r->polling = false;
+}
+
+void srv_registry_free(srv_registry *r) {
+  if (!r) return;
+  srv_registry_stop_polling(r);
+  for (int i = 0; i < r->n_models; i++) {
+    srv_model_entry *m = &r->models[i];
+    for (int j = 0; j < m->n_records; j++) {
+      srv_version_record *rec = m->records[j];
+      if (rec->state == SRV_STATE_AVAILABLE) unload_version(r, m, rec);
+      free(rec->message);
+      free(rec);
+    }
+    free(m->records);
+    free(m->scan_error);
+    srv_candidates_free(&m->last_scan);
+    srv_model_config_free(&m->cfg);
+    pthread_mutex_destroy(&m->mu);
+  }
+  free(r->models);
+  pthread_cond_destroy(&r->poll_cv);
+  pthread_mutex_destroy(&r->poll_mu);
+  free(r);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Requests                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Resolves a label to its version. */
+static hr_status resolve_label(const srv_model_entry *m, const char *label, int64_t *version) {
+  for (int i = 0; i < m->cfg.n_labels; i++) {
+    if (strcmp(m->cfg.labels[i].name, label) == 0) {
+      *version = m->cfg.labels[i].version;
+      return NULL;
+    }
+  }
+  return hr_error(HR_INVALID_ARGUMENT, "Unrecognized servable version label: %s", label);
+}
+
+/* "Servable not found for request: Latest(m)" or "... Specific(m, 3)". */
+static hr_status servable_not_found(const char *model, const srv_selector *sel, int64_t version) {
+  if (sel->kind == SRV_SELECT_LATEST)
+    return hr_error(HR_NOT_FOUND, "Servable not found for request: Latest(%s)", model);
+  return hr_error(HR_NOT_FOUND, "Servable not found for request: Specific(%s, %lld)", model, (long long)version);
+}
+
+hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_selector *sel, srv_servable **out) {
+  *out = NULL;
+  srv_model_entry *m = find_model(r, model);
+  int64_t version = sel->version;
+  if (m && sel->kind == SRV_SELECT_LABEL) HR_TRY(resolve_label(m, sel->label, &version));
+  if (!m) return servable_not_found(model, sel, version);
+  pthread_mutex_lock(&m->mu);
+  srv_version_record *rec = NULL;
+  for (int i = 0; i < m->n_records && !rec; i++) {
+    srv_version_record *c = m->records[i];
+    if (c->state == SRV_STATE_AVAILABLE && (sel->kind == SRV_SELECT_LATEST || c->version == version)) rec = c;
+  }
+  if (rec) {
+    rec->servable->refs++;
+    *out = rec->servable;
+  }
+  pthread_mutex_unlock(&m->mu);
+  return rec ? NULL : servable_not_found(model, sel, version);
+}
+
+void srv_registry_release(srv_registry *r, srv_servable *sv) {
+  if (!sv) return;
+  srv_model_entry *m = sv->owner;
+  pthread_mutex_lock(&m->mu);
+  srv_servable *done = unref_locked(sv);
+  pthread_mutex_unlock(&m->mu);
+  finish_unload(r, done);
+}
+
+/* Appends one ModelVersionStatus. */
+static void append_version_status(const srv_version_record *rec, hr_strbuf *sb, bool first) {
+  hr_strbuf_printf(
+      sb,
+      "%s  {\n   \"version\": \"%lld\",\n   \"state\": \"%s\",\n   \"status\": {\n    \"error_code\": \"%s\",\n"
+      "    \"error_message\": ",
+      first ? "" : ",\n", (long long)rec->version, srv_state_name(rec->state), srv_code_name(srv_code_of(rec->error)));
+  srv_json_put_cstring(sb, rec->message ? rec->message : "");
+  hr_strbuf_puts(sb, "\n   }\n  }");
+}
+
+hr_status srv_registry_status_json(srv_registry *r, const char *model, const srv_selector *sel, hr_strbuf *sb) {
+  srv_model_entry *m = find_model(r, model);
+  if (!m) return hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model);
+  int64_t version = sel->version;
+  if (sel->kind == SRV_SELECT_LABEL) HR_TRY(resolve_label(m, sel->label, &version));
+  hr_status s = NULL;
+  pthread_mutex_lock(&m->mu);
+  int shown = 0;
+  for (int i = 0; i < m->n_records; i++) {
+    const srv_version_record *rec = m->records[i];
+    if (sel->kind != SRV_SELECT_LATEST && rec->version != version) continue;
+    if (shown == 0) hr_strbuf_puts(sb, "{\n \"model_version_status\": [\n");
+    append_version_status(rec, sb, shown++ == 0);
+  }
+  if (shown)
+    hr_strbuf_puts(sb, "\n ]\n}\n");
+  else if (sel->kind == SRV_SELECT_LATEST)
+    s = hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model);
+  else
+    s = hr_error(HR_NOT_FOUND, "Could not find version %lld of model %s", (long long)version, model);
+  pthread_mutex_unlock(&m->mu);
+  return s ? s : hr_strbuf_status(sb);
+}
+
+bool srv_registry_ready(srv_registry *r, hr_strbuf *reason) {
+  bool ready = true;
+  for (int i = 0; i < r->n_models; i++) {
+    srv_model_entry *m = &r->models[i];
+    bool available = false;
+    pthread_mutex_lock(&m->mu);
+    for (int j = 0; j < m->n_records; j++) available = available || m->records[j]->state == SRV_STATE_AVAILABLE;
+    pthread_mutex_unlock(&m->mu);
+    if (available) continue;
+    hr_strbuf_printf(reason, "%smodel '%s' has no AVAILABLE version", ready ? "" : "; ", m->cfg.name);
+    ready = false;
+  }
+  return ready;
+}
+
+/* Appends one counter family with a sample per model, read by `get` under each model's lock. */
+static void append_model_counter(srv_registry *r, hr_strbuf *sb, const char *name, const char *help,
+                                 uint64_t (*get)(const srv_model_entry *)) {
+  srv_prom_family(sb, name, "counter", help);
+  for (int i = 0; i < r->n_models; i++) {
+    srv_model_entry *m = &r->models[i];
+    pthread_mutex_lock(&m->mu);
+    double v = (double)get(m);
+    pthread_mutex_unlock(&m->mu);
+    const char *labels[] = {"model", m->cfg.name};
+    srv_prom_sample(sb, name, labels, 1, v);
+  }
+}
+
+static uint64_t get_loads(const srv_model_entry *m) { return m->loads; }
+static uint64_t get_unloads(const srv_model_entry *m) { return m->unloads; }
+static uint64_t get_failures(const srv_model_entry *m) { return m->failures; }
+
+void srv_registry_append_metrics(srv_registry *r, hr_strbuf *sb) {
+  srv_prom_family(sb, "hlorun_model_version_state", "gauge",
+                  "1 for the state each model version is in (LOADING, AVAILABLE, UNLOADING, END), else 0.");
+  for (int i = 0; i < r->n_models; i++) {
+    srv_model_entry *m = &r->models[i];
+    pthread_mutex_lock(&m->mu);
+    for (int j = 0; j < m->n_records; j++) {
+      char version[24];
+      snprintf(version, sizeof version, "%lld", (long long)m->records[j]->version);
+      for (srv_state st = SRV_STATE_LOADING; st <= SRV_STATE_END; st++) {
+        const char *labels[] = {"model", m->cfg.name, "version", version, "state", srv_state_name(st)};
+        srv_prom_sample(sb, "hlorun_model_version_state", labels, 3, m->records[j]->state == st ? 1 : 0);
+      }
+    }
+    pthread_mutex_unlock(&m->mu);
+  }
+  append_model_counter(r, sb, "hlorun_model_loads_total", "Model versions loaded successfully.", get_loads);
+  append_model_counter(r, sb, "hlorun_model_unloads_total", "Model versions unloaded.", get_unloads);
+  append_model_counter(r, sb, "hlorun_model_load_failures_total", "Model version loads that failed.", get_failures);
+}

@@ -1,0 +1,90 @@
+/* The model registry: configured models, the state of each of their versions, and the loaded
+ * versions (servables) requests use.
+ *
+ * A poll scans each model's base path, lets the version policy pick versions among those holding
+ * one artifact, and loads the picked ones that are not loaded: artifact opened, program compiled
+ * and warmed up by a run at batch size 1 (dynamic dims set to 1), all before the version becomes
+ * AVAILABLE. After the initial poll, a version is only loaded once its artifact looks the same in
+ * two consecutive polls (size, mtime, inode), so that files still being copied are left alone. A
+ * load that fails leaves the version in state END with the error, logged in one line naming the
+ * file; it is tried again when the file changes. Versions the policy no longer picks are unloaded
+ * only once one picked version is AVAILABLE (or none is picked at all), so a bad new version never
+ * takes the old one down. Unloading waits for the requests using a version: servables are
+ * reference-counted, and the last release frees the program. */
+#ifndef HLORUN_SERVER_REGISTRY_H
+#define HLORUN_SERVER_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/strbuf.h"
+#include "hlorun/hlorun.h"
+#include "server/predict.h"
+#include "server/server.h"
+
+/* TensorFlow Serving's ModelVersionStatus.State (START is never reported: versions go straight
+ * to LOADING). */
+typedef enum srv_state {
+  SRV_STATE_LOADING,
+  SRV_STATE_AVAILABLE,
+  SRV_STATE_UNLOADING,
+  SRV_STATE_END,
+} srv_state;
+
+const char *srv_state_name(srv_state s); /* "LOADING", "AVAILABLE", ... */
+
+/* A loaded model version, valid between srv_registry_acquire and srv_registry_release. */
+typedef struct srv_servable {
+  const char *model; /* the model's name */
+  int64_t version;
+  hr_program *program; /* thread-safe */
+  srv_signature signature;
+  bool batchable; /* see srv_signature_batchable */
+  /* private to the registry */
+  struct srv_model_entry *owner;
+  struct srv_version_record *record;
+  int refs; /* one for the registry while AVAILABLE, one per request (guarded by owner's lock) */
+} srv_servable;
+
+/* Which version a request names. */
+typedef enum srv_selector_kind {
+  SRV_SELECT_LATEST,  /* no version in the URL: the highest AVAILABLE one (status: all) */
+  SRV_SELECT_VERSION, /* /versions/N */
+  SRV_SELECT_LABEL,   /* /labels/L */
+} srv_selector_kind;
+
+typedef struct srv_selector {
+  srv_selector_kind kind;
+  int64_t version;   /* SRV_SELECT_VERSION */
+  const char *label; /* SRV_SELECT_LABEL */
+} srv_selector;
+
+typedef struct srv_registry srv_registry;
+
+/* Creates a registry for the models of `config`, whose contents it takes over (*config is
+ * zeroed). Programs are compiled with `exec`; events are logged to `log`. */
+hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, FILE *log, srv_registry **out);
+/* Polls every model once (see above); `initial` loads without waiting for files to settle. */
+void srv_registry_poll(srv_registry *r, bool initial);
+/* Starts a thread polling every `seconds` (> 0). */
+hr_status srv_registry_start_polling(srv_registry *r, double seconds);
+/* Stops the polling thread, if running. */
+void srv_registry_stop_polling(srv_registry *r);
+/* Stops polling and unloads everything; no servable may be in use. */
+void srv_registry_free(srv_registry *r);
+
+/* The configured model called `name` (its name string, valid as long as the registry), or NULL. */
+const char *srv_registry_model_name(const srv_registry *r, const char *name);
+/* Takes a reference to the servable a request names. NOT_FOUND ("Servable not found for request:
+ * Latest(m)" / "Specific(m, 3)") when it is not AVAILABLE; INVALID_ARGUMENT for unknown labels. */
+hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_selector *sel, srv_servable **out);
+void srv_registry_release(srv_registry *r, srv_servable *s);
+/* Appends the GetModelStatusResponse JSON for a model (all versions, or the one selected). */
+hr_status srv_registry_status_json(srv_registry *r, const char *model, const srv_selector *sel, hr_strbuf *sb);
+/* Whether every model has an AVAILABLE version; else appends why not to `reason`. */
+bool srv_registry_ready(srv_registry *r, hr_strbuf *reason);
+/* Appends the version state gauge and the load, unload and failed load counters. */
+void srv_registry_append_metrics(srv_registry *r, hr_strbuf *sb);
+
+#endif

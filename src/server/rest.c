@@ -1,0 +1,332 @@
+/* The REST API: routing and handlers for TensorFlow Serving's endpoints, health and readiness,
+ * and metrics.
+ *
+ *   GET  /v1/models/M[/versions/N | /labels/L]            model status
+ *   GET  /v1/models/M[/versions/N | /labels/L]/metadata   model metadata (signature)
+ *   POST /v1/models/M[/versions/N | /labels/L]:predict    predict
+ *   POST ...:classify, ...:regress                         501 (hlorun models have no such signatures)
+ *   GET  /healthz, /readyz, /monitoring/prometheus/metrics
+ *
+ * As in TensorFlow Serving, the /v1/models paths match case-insensitively. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "server/common.h"
+#include "server/internal.h"
+#include "server/json.h"
+#include "server/predict.h"
+
+enum { MAX_SEGMENT = 1024 }; /* longest model name or label in a URL */
+
+void srv_reply_init(srv_reply *r) {
+  memset(r, 0, sizeof *r);
+  r->status = 200;
+  r->content_type = "application/json";
+  r->endpoint = "other";
+  r->model = "";
+  hr_strbuf_init(&r->body, NULL);
+}
+
+void srv_reply_error(srv_reply *r, int http_status, const char *message) {
+  r->status = http_status;
+  r->content_type = "application/json";
+  r->body.len = 0;
+  if (r->body.data) r->body.data[0] = '\0';
+  r->body.failed = false;
+  hr_strbuf_puts(&r->body, "{ \"error\": ");
+  srv_json_put_cstring(&r->body, message);
+  hr_strbuf_puts(&r->body, " }");
+}
+
+/* Answers with the error of a status (TensorFlow Serving's HTTP code for it) and frees it. */
+static void reply_status(srv_reply *r, hr_status s, srv_code code) {
+  srv_reply_error(r, srv_code_http(code), hr_status_message(s));
+  hr_status_free(s);
+}
+
+/* Answers with an hlorun status's error, if any, or with the error of a body that ran out of
+ * memory. */
+static void finish(srv_reply *r, hr_status s) {
+  if (!s) s = hr_strbuf_status(&r->body);
+  if (s) reply_status(r, s, srv_code_of(hr_status_code(s)));
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Routes                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef enum route_kind { ROUTE_STATUS, ROUTE_METADATA, ROUTE_PREDICT, ROUTE_CLASSIFY, ROUTE_REGRESS } route_kind;
+
+/* A parsed /v1/models path. */
+typedef struct route {
+  route_kind kind;
+  char model[MAX_SEGMENT];
+  char label[MAX_SEGMENT];
+  srv_selector sel;
+} route;
+
+/* Consumes `word` (case-insensitive) at *p. */
+static bool eat(const char **p, const char *word) {
+  size_t n = strlen(word);
+  if (strncasecmp(*p, word, n) != 0) return false;
+  *p += n;
+  return true;
+}
+
+/* Copies a segment of characters other than '/' and ':' (at least one, at most MAX_SEGMENT - 1). */
+static bool eat_segment(const char **p, char *out) {
+  size_t n = strcspn(*p, "/:");
+  if (n == 0 || n >= MAX_SEGMENT) return false;
+  memcpy(out, *p, n);
+  out[n] = '\0';
+  *p += n;
+  return true;
+}
+
+/* Parses "/versions/N" or "/labels/L" when present. */
+static hr_status parse_selector(const char **p, route *rt) {
+  rt->sel.kind = SRV_SELECT_LATEST;
+  if (eat(p, "/versions/")) {
+    size_t n = strspn(*p, "0123456789");
+    if (n == 0) return hr_error(HR_NOT_FOUND, "no version number after /versions/");
+    int64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+      int d = (*p)[i] - '0';
+      if (v > (INT64_MAX - d) / 10)
+        return hr_error(HR_INVALID_ARGUMENT, "Failed to convert version: %.*s to numeric.", (int)(n < 40 ? n : 40), *p);
+      v = v * 10 + d;
+    }
+    *p += n;
+    rt->sel.kind = SRV_SELECT_VERSION;
+    rt->sel.version = v;
+  } else if (eat(p, "/labels/")) {
+    if (!eat_segment(p, rt->label)) return hr_error(HR_NOT_FOUND, "no label after /labels/");
+    rt->sel.kind = SRV_SELECT_LABEL;
+    rt->sel.label = rt->label;
+  }
+  return NULL;
+}
+
+/* Parses the part of a path after "/v1/models". NOT_FOUND when it is no route at all. */
+static hr_status parse_route(const char *p, route *rt) {
+  if (*p == '\0' || strcmp(p, "/") == 0) return hr_error(HR_INVALID_ARGUMENT, "Missing model name in request.");
+  if (!eat(&p, "/") || !eat_segment(&p, rt->model)) return hr_error(HR_NOT_FOUND, "no model name");
+  HR_TRY(parse_selector(&p, rt));
+  if (*p == '\0') {
+    rt->kind = ROUTE_STATUS;
+  } else if (strcasecmp(p, "/metadata") == 0) {
+    rt->kind = ROUTE_METADATA;
+  } else if (strcasecmp(p, ":predict") == 0) {
+    rt->kind = ROUTE_PREDICT;
+  } else if (strcasecmp(p, ":classify") == 0) {
+    rt->kind = ROUTE_CLASSIFY;
+  } else if (strcasecmp(p, ":regress") == 0) {
+    rt->kind = ROUTE_REGRESS;
+  } else {
+    return hr_error(HR_NOT_FOUND, "no such route");
+  }
+  return NULL;
+}
+
+/* The metrics label of a route. */
+static const char *route_endpoint(route_kind k) {
+  switch (k) {
+    case ROUTE_STATUS: return "status";
+    case ROUTE_METADATA: return "metadata";
+    case ROUTE_PREDICT: return "predict";
+    case ROUTE_CLASSIFY: return "classify";
+    case ROUTE_REGRESS: return "regress";
+  }
+  return "other";
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Handlers                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* GET /v1/models/M[...]: GetModelStatusResponse. */
+static void handle_status(srv_server *s, const route *rt, srv_reply *r) {
+  finish(r, srv_registry_status_json(s->registry, rt->model, &rt->sel, &r->body));
+}
+
+/* GET /v1/models/M[...]/metadata: GetModelMetadataResponse with the signature_def map. */
+static void handle_metadata(srv_server *s, const route *rt, srv_reply *r) {
+  srv_servable *sv;
+  hr_status st = srv_registry_acquire(s->registry, rt->model, &rt->sel, &sv);
+  if (st) {
+    finish(r, st);
+    return;
+  }
+  snprintf(r->version, sizeof r->version, "%lld", (long long)sv->version);
+  hr_strbuf_puts(&r->body, "{\n\"model_spec\":{\n \"name\": ");
+  srv_json_put_cstring(&r->body, sv->model);
+  hr_strbuf_printf(&r->body, ",\n \"signature_name\": \"\",\n \"version\": \"%lld\"\n}\n,\n", (long long)sv->version);
+  hr_strbuf_puts(&r->body, "\"metadata\": {\"signature_def\": {\n \"signature_def\": ");
+  srv_signature_append_json(&sv->signature, &r->body);
+  hr_strbuf_puts(&r->body, "\n}\n}\n}\n");
+  srv_registry_release(s->registry, sv);
+  finish(r, NULL);
+}
+
+/* Whether a request can go through the batcher: a batchable model and inputs of equal size in
+ * dimension 0. */
+static bool can_batch(const srv_server *s, const srv_servable *sv, const srv_predict_request *req) {
+  if (!s->batcher || !sv->batchable) return false;
+  for (int i = 0; i < req->n_inputs; i++)
+    if (req->inputs[i]->shape.dims[0] != req->inputs[0]->shape.dims[0]) return false;
+  return true;
+}
+
+/* Runs a parsed request, through the batcher when possible. Sets *code to the canonical code of
+ * a failure (UNAVAILABLE when the batcher turns the request away). */
+static hr_status run_predict(srv_server *s, srv_servable *sv, const srv_predict_request *req, hr_tensor ***outputs,
+                             int *n_outputs, srv_code *code) {
+  *code = SRV_OK;
+  hr_status st;
+  if (can_batch(s, sv, req)) {
+    srv_batch_task task = {
+        .owner = sv, .model = sv->model, .version = sv->version, .inputs = req->inputs, .n_inputs = req->n_inputs};
+    st = srv_batcher_submit(s->batcher, &task);
+    if (st) {
+      *code = hr_status_code(st) == HR_RESOURCE_EXHAUSTED ? SRV_UNAVAILABLE : srv_code_of(hr_status_code(st));
+      return st;
+    }
+    srv_batcher_wait(s->batcher, &task);
+    st = task.status;
+    *outputs = task.outputs;
+    *n_outputs = task.n_outputs;
+  } else {
+    st = hr_program_run(sv->program, req->inputs, req->n_inputs, outputs, n_outputs);
+  }
+  if (st) *code = srv_code_of(hr_status_code(st));
+  return st;
+}
+
+/* POST /v1/models/M[...]:predict. */
+static void handle_predict(srv_server *s, const route *rt, const char *body, size_t len, srv_reply *r) {
+  srv_servable *sv;
+  hr_status st = srv_registry_acquire(s->registry, rt->model, &rt->sel, &sv);
+  if (st) {
+    finish(r, st);
+    return;
+  }
+  snprintf(r->version, sizeof r->version, "%lld", (long long)sv->version);
+  srv_predict_limits limits = {s->opts.max_json_depth, s->opts.max_tensor_elements};
+  srv_predict_request req;
+  hr_tensor **outputs = NULL;
+  int n_outputs = 0;
+  srv_code code = SRV_OK;
+  st = srv_predict_parse(body, len, &sv->signature, &limits, &req);
+  if (st) code = srv_code_of(hr_status_code(st));
+  if (!st) st = run_predict(s, sv, &req, &outputs, &n_outputs, &code);
+  if (!st) {
+    st = srv_predict_encode(&sv->signature, req.format, outputs, n_outputs, &r->body);
+    if (st) code = srv_code_of(hr_status_code(st));
+  }
+  if (outputs) hr_tensors_free(outputs, n_outputs);
+  srv_predict_request_free(&req);
+  srv_registry_release(s->registry, sv);
+  if (st)
+    reply_status(r, st, code);
+  else
+    finish(r, NULL);
+}
+
+/* Answers the /v1/models routes. */
+static void handle_models(srv_server *s, const char *method, const char *path, const char *rest, const char *body,
+                          size_t len, srv_reply *r) {
+  route rt;
+  memset(&rt, 0, sizeof rt);
+  hr_status st = parse_route(rest, &rt);
+  if (st && hr_status_code(st) != HR_NOT_FOUND) {
+    finish(r, st);
+    return;
+  }
+  if (st) {
+    hr_status_free(st);
+    char msg[512];
+    snprintf(msg, sizeof msg, "Malformed request: %s %.400s", method, path);
+    srv_reply_error(r, 404, msg);
+    return;
+  }
+  r->endpoint = route_endpoint(rt.kind);
+  const char *configured = srv_registry_model_name(s->registry, rt.model);
+  r->model = configured ? configured : "";
+  bool post = rt.kind == ROUTE_PREDICT || rt.kind == ROUTE_CLASSIFY || rt.kind == ROUTE_REGRESS;
+  if (strcmp(method, post ? "POST" : "GET") != 0) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "Malformed request: %s %.400s (use %s)", method, path, post ? "POST" : "GET");
+    srv_reply_error(r, 405, msg);
+    r->allow = post ? "POST" : "GET";
+    return;
+  }
+  switch (rt.kind) {
+    case ROUTE_STATUS: handle_status(s, &rt, r); return;
+    case ROUTE_METADATA: handle_metadata(s, &rt, r); return;
+    case ROUTE_PREDICT: handle_predict(s, &rt, body, len, r); return;
+    case ROUTE_CLASSIFY:
+    case ROUTE_REGRESS: break;
+  }
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s is not supported by hlorun: its models have only the predict signature '%s'",
+           rt.kind == ROUTE_CLASSIFY ? "classify" : "regress", SRV_SIGNATURE_NAME);
+  srv_reply_error(r, srv_code_http(SRV_UNIMPLEMENTED), msg);
+}
+
+/* GET /readyz: 200 when every model has an AVAILABLE version, else 503 saying which has none. */
+static void handle_ready(srv_server *s, srv_reply *r) {
+  hr_strbuf reason;
+  hr_strbuf_init(&reason, NULL);
+  if (srv_registry_ready(s->registry, &reason)) {
+    hr_strbuf_puts(&r->body, "{\"status\": \"ready\"}\n");
+  } else {
+    srv_reply_error(r, 503, reason.data ? reason.data : "not ready");
+  }
+  hr_strbuf_free(&reason);
+}
+
+/* GET /monitoring/prometheus/metrics. */
+static void handle_metrics(srv_server *s, srv_reply *r) {
+  r->content_type = "text/plain; version=0.0.4; charset=utf-8";
+  srv_metrics_append(s->metrics, &r->body);
+  srv_registry_append_metrics(s->registry, &r->body);
+  if (s->batcher) srv_batcher_append_metrics(s->batcher, &r->body);
+  finish(r, NULL);
+}
+
+/* Answers the fixed paths (health, readiness, metrics); false when `path` is none of them. */
+static bool handle_fixed(srv_server *s, const char *method, const char *path, srv_reply *r) {
+  if (strcmp(path, "/healthz") == 0)
+    r->endpoint = "healthz";
+  else if (strcmp(path, "/readyz") == 0)
+    r->endpoint = "readyz";
+  else if (strcmp(path, "/monitoring/prometheus/metrics") == 0)
+    r->endpoint = "metrics";
+  else
+    return false;
+  if (strcmp(method, "GET") != 0) {
+    srv_reply_error(r, 405, "Method not allowed (use GET)");
+    r->allow = "GET";
+  } else if (strcmp(r->endpoint, "healthz") == 0) {
+    hr_strbuf_puts(&r->body, "{\"status\": \"ok\"}\n");
+  } else if (strcmp(r->endpoint, "readyz") == 0) {
+    handle_ready(s, r);
+  } else {
+    handle_metrics(s, r);
+  }
+  return true;
+}
+
+void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len, srv_reply *r) {
+  if (handle_fixed(s, method, path, r)) return;
+  const char *rest = path;
+  if (eat(&rest, "/v1/models") && (*rest == '\0' || *rest == '/')) {
+    handle_models(s, method, path, rest, body, len, r);
+    return;
+  }
+  char msg[512];
+  snprintf(msg, sizeof msg, "Malformed request: %s %.400s", method, path);
+  srv_reply_error(r, 404, msg);
+}

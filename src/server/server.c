@@ -1,0 +1,122 @@
+/* The server's life cycle (server.h): options, creation, start, graceful stop. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "server/common.h"
+#include "server/internal.h"
+#include "server/workers.h"
+
+void srv_options_defaults(srv_options *o) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  memset(o, 0, sizeof *o);
+  o->host = "127.0.0.1";
+  o->port = 8501;
+  o->num_threads = (int)(cpus > 0 ? (cpus < 64 ? 4 * cpus : 256) : 4);
+  o->poll_wait_seconds = 1;
+  srv_batching_defaults(&o->batching);
+  o->max_request_bytes = (size_t)64 << 20;
+  o->max_json_depth = 64;
+  o->max_tensor_elements = (int64_t)1 << 24;
+  o->drain_seconds = 30;
+  o->log = stderr;
+}
+
+/* Checks option values that the command line does not bound. */
+static hr_status check_options(const srv_options *o) {
+  if (o->port < 0 || o->port > 65535) return hr_error(HR_INVALID_ARGUMENT, "port %d is outside [0, 65535]", o->port);
+  if (o->num_threads < 1 || o->num_threads > 4096)
+    return hr_error(HR_INVALID_ARGUMENT, "the number of REST API threads must be in [1, 4096]");
+  if (o->max_request_bytes < 1) return hr_error(HR_INVALID_ARGUMENT, "max_request_bytes must be positive");
+  if (o->max_json_depth < 4 || o->max_json_depth > 1000)
+    return hr_error(HR_INVALID_ARGUMENT, "max_json_depth must be in [4, 1000]");
+  if (o->max_tensor_elements < 1) return hr_error(HR_INVALID_ARGUMENT, "max_tensor_elements must be positive");
+  if (!(o->poll_wait_seconds >= 0) || !(o->drain_seconds >= 0))
+    return hr_error(HR_INVALID_ARGUMENT, "poll and drain periods must not be negative");
+  return NULL;
+}
+
+/* Creates the lock and condition variable that count requests in flight. */
+static hr_status init_sync(srv_server *s) {
+  if (pthread_mutex_init(&s->mu, NULL) != 0) return hr_error(HR_INTERNAL, "cannot create a mutex");
+  if (pthread_cond_init(&s->idle_cv, NULL) != 0) {
+    pthread_mutex_destroy(&s->mu);
+    return hr_error(HR_INTERNAL, "cannot create a condition variable");
+  }
+  return NULL;
+}
+
+hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server **out) {
+  *out = NULL;
+  hr_status st = check_options(o);
+  srv_server *s = st ? NULL : calloc(1, sizeof *s);
+  if (!st && !s) st = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  if (!st) st = init_sync(s);
+  if (st) {
+    free(s);
+    srv_config_free(config);
+    return st;
+  }
+  s->opts = *o;
+  s->opts.log = o->log ? o->log : stderr;
+  s->listen_fd = -1;
+  hr_exec_options exec = {.num_threads = o->intra_op_threads};
+  st = srv_metrics_create(&s->metrics);
+  if (!st) st = srv_registry_create(config, &exec, s->opts.log, &s->registry);
+  srv_config_free(config);
+  if (st) {
+    srv_server_free(s);
+    return st;
+  }
+  *out = s;
+  return NULL;
+}
+
+/* The batcher's run function: one program run, recorded in the batch size histogram. */
+static hr_status run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, hr_tensor ***outputs,
+                           int *n_outputs) {
+  srv_server *s = ctx;
+  srv_servable *sv = owner;
+  srv_metrics_batch(s->metrics, sv->model, inputs[0]->shape.dims[0]);
+  return hr_program_run(sv->program, inputs, n_inputs, outputs, n_outputs);
+}
+
+hr_status srv_server_start(srv_server *s) {
+  if (s->started) return hr_error(HR_INVALID_ARGUMENT, "the server was already started");
+  s->started = true;
+  srv_registry_poll(s->registry, true);
+  if (s->opts.poll_wait_seconds > 0) HR_TRY(srv_registry_start_polling(s->registry, s->opts.poll_wait_seconds));
+  if (s->opts.enable_batching) HR_TRY(srv_batcher_create(&s->opts.batching, run_batch, s, &s->batcher));
+  HR_TRY(srv_http_start(s));
+  srv_log(s->opts.log, "serving REST API on %s", s->address);
+  return NULL;
+}
+
+int srv_server_port(const srv_server *s) { return s->port; }
+
+const char *srv_server_address(const srv_server *s) { return s->address; }
+
+/* Between draining HTTP and stopping its threads: runs the batches still queued. */
+static void drain_batches(srv_server *s) {
+  if (s->batcher) srv_batcher_stop(s->batcher);
+}
+
+void srv_server_stop(srv_server *s) {
+  if (!s->started || s->stopped) return;
+  s->stopped = true;
+  srv_log(s->opts.log, "shutting down: draining requests");
+  srv_http_stop(s, drain_batches);
+  srv_registry_stop_polling(s->registry);
+}
+
+void srv_server_free(srv_server *s) {
+  if (!s) return;
+  srv_server_stop(s);
+  srv_workers_free(s->workers);
+  srv_batcher_free(s->batcher);
+  srv_registry_free(s->registry);
+  srv_metrics_free(s->metrics);
+  pthread_cond_destroy(&s->idle_cv);
+  pthread_mutex_destroy(&s->mu);
+  free(s);
+}

@@ -1,0 +1,138 @@
+/* hlorun's model server: TensorFlow Serving's REST API over hlorun artifacts (docs/serving.md).
+ *
+ * A server watches one base directory per model, whose numbered subdirectories are versions each
+ * holding one artifact (`*.hlo`); it loads the versions the model's version policy selects, each
+ * fully (opened, compiled, warmed up) before it takes traffic, and unloads a version once no
+ * request uses it any more. It answers TensorFlow Serving's REST API (model status, metadata,
+ * predict), health and readiness probes and Prometheus metrics over libmicrohttpd, optionally
+ * merging concurrent predict requests into batches.
+ *
+ * This header is the layer's public API: configuration (TensorFlow Serving's ModelServerConfig
+ * and BatchingParameters text formats), options and the server's life cycle. */
+#ifndef HLORUN_SERVER_SERVER_H
+#define HLORUN_SERVER_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hlorun/hlorun.h"
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Model configuration (ModelServerConfig)                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Which versions of a model are served (TensorFlow Serving's ServableVersionPolicy). */
+typedef enum srv_policy_kind {
+  SRV_POLICY_LATEST,   /* the num_versions highest versions present */
+  SRV_POLICY_ALL,      /* every version present */
+  SRV_POLICY_SPECIFIC, /* the listed versions, when present */
+} srv_policy_kind;
+
+typedef struct srv_version_policy {
+  srv_policy_kind kind;
+  int64_t num_versions; /* LATEST: >= 1 */
+  int64_t *versions;    /* SPECIFIC: n_versions positive versions */
+  int n_versions;
+} srv_version_policy;
+
+/* A version label ("stable" -> 3). */
+typedef struct srv_label {
+  char *name;
+  int64_t version;
+} srv_label;
+
+typedef struct srv_model_config {
+  char *name;      /* unique, non-empty */
+  char *base_path; /* holds the version directories */
+  srv_version_policy policy;
+  srv_label *labels;
+  int n_labels;
+} srv_model_config;
+
+typedef struct srv_config {
+  srv_model_config *models;
+  int n_models;
+} srv_config;
+
+/* Parses a ModelServerConfig in protobuf text format:
+ *   model_config_list {
+ *     config {
+ *       name: "m"  base_path: "/models/m"  model_platform: "hlorun"
+ *       model_version_policy { latest { num_versions: 2 } }   # or all {} or specific { versions: 3 }
+ *       version_labels { key: "stable" value: 3 }
+ *     }
+ *   }
+ * Errors name FILE:LINE:COL. `filename` is used in messages only. */
+hr_status srv_config_parse(const char *filename, const char *text, size_t len, srv_config *out);
+hr_status srv_config_read_file(const char *path, srv_config *out);
+/* A configuration of one model with the default policy (the latest version). */
+hr_status srv_config_single(const char *name, const char *base_path, srv_config *out);
+void srv_config_free(srv_config *c);
+void srv_model_config_free(srv_model_config *m);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Batching (BatchingParameters)                                                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct srv_batching_params {
+  int64_t max_batch_size;       /* rows per batch; default 1000 */
+  int64_t batch_timeout_micros; /* longest wait for a batch to fill; default 0 */
+  int64_t max_enqueued_batches; /* per queue; default 10 */
+  int64_t num_batch_threads;    /* default: the number of online CPUs */
+  int64_t *allowed_batch_sizes; /* increasing, the last equal to max_batch_size; batches are padded
+                                   up to the next one */
+  int n_allowed_batch_sizes;
+} srv_batching_params;
+
+void srv_batching_defaults(srv_batching_params *p);
+/* Parses BatchingParameters in protobuf text format:
+ *   max_batch_size { value: 32 }  batch_timeout_micros { value: 2000 }
+ *   max_enqueued_batches { value: 100 }  num_batch_threads { value: 4 }
+ *   allowed_batch_sizes: 8  allowed_batch_sizes: 32
+ * Unset fields keep their defaults. */
+hr_status srv_batching_parse(const char *filename, const char *text, size_t len, srv_batching_params *out);
+hr_status srv_batching_read_file(const char *path, srv_batching_params *out);
+void srv_batching_free(srv_batching_params *p);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Server                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+typedef struct srv_options {
+  const char *host;             /* address to bind; default "127.0.0.1" */
+  int port;                     /* 0: any free port (see srv_server_port); default 8501 */
+  int num_threads;              /* threads running predictions; default 4 per online CPU (<= 256) */
+  double poll_wait_seconds;     /* base path polling period; default 1 */
+  bool enable_batching;         /* merge predict requests (see batching) */
+  srv_batching_params batching; /* used when enable_batching; owned by the caller */
+  size_t max_request_bytes;     /* request body bound (413 beyond); default 64 MiB */
+  int max_json_depth;           /* JSON nesting bound; default 64 */
+  int64_t max_tensor_elements;  /* elements over the inputs of one request; default 16M */
+  double drain_seconds;         /* bound on the wait for in-flight requests at shutdown; default 30 */
+  int intra_op_threads;         /* threads per model run; 0: every online CPU */
+  FILE *log;                    /* one line per event; default stderr */
+} srv_options;
+
+void srv_options_defaults(srv_options *o);
+
+typedef struct srv_server srv_server;
+
+/* Creates a server for `config`, whose contents it takes over (*config is zeroed, also on error).
+ * Nothing is loaded and no port is opened yet. */
+hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server **out);
+/* Loads the versions present now (failures are logged and reported by the status API, they do not
+ * fail the start), starts watching the base paths and starts answering HTTP. */
+hr_status srv_server_start(srv_server *s);
+/* The port the server listens on (after a successful start). */
+int srv_server_port(const srv_server *s);
+/* The listening address as "HOST:PORT" ("[::1]:PORT" for IPv6). */
+const char *srv_server_address(const srv_server *s);
+/* Graceful shutdown: stops accepting connections, waits (at most drain_seconds) for requests in
+ * flight, runs the batches still queued, stops the HTTP threads and unloads every model. */
+void srv_server_stop(srv_server *s);
+/* Stops the server if needed and frees it. */
+void srv_server_free(srv_server *s);
+
+#endif
