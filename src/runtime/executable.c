@@ -1,22 +1,34 @@
-/* Executables: one specialized function ("main", static shapes) planned once and run step by step
- * with the interpreter's kernels.
+/* Executables: one specialized function ("main", static shapes) planned once and run step by step,
+ * each step by a fast kernel (fast.h) when one applies, else by the interpreter's kernel.
  *
  * Every top-level value of main owns a "slot", an hr_tensor view of its buffer:
  *   - runtime inputs point at the caller's tensors while a run lasts (used in place);
  *   - bound parameters point at the bound tensors (used in place, never copied);
  *   - constants are materialised once, at create time, into one constant storage (equal
  *     constants, as inlining produces, share one copy);
+ *   - the result of a reshape of anything but a runtime input is an alias: it shares its
+ *     operand's buffer (row-major data is the same) and its step does nothing;
+ *   - the results (up to FOLD_MAX_BYTES each) of an op whose operands are all fixed (bound,
+ *     constant, or such results) are "folded": computed once at create time, by the op's kernel,
+ *     into the constant storage, and their step does nothing per run;
  *   - every other value (an intermediate) has a fixed offset in one arena allocated at create
  *     time. Offsets are assigned greedily by size (largest first, best-fitting gap): values whose
  *     lifetimes overlap get disjoint ranges, others share memory. A lifetime runs from the step
- *     defining the value to the last step reading it, where a read inside the regions of a later
- *     op counts as a read by that op, and the function's return reads at the end.
+ *     defining the value to the last step reading it or an alias of it, where a read inside the
+ *     regions of a later op counts as a read by that op, and the function's return reads at the
+ *     end. The scratch memory of a fast kernel is a range of the arena live during its step only.
  * Arena and constants together must fit in hr_exec_options.max_arena_bytes. Placement compares
  * each intermediate with those placed before it: quadratic in the number of top-level values.
- * Running points the input slots at the inputs, then for each step zero-fills the result buffers
- * (kernels expect zero-filled results) and calls the kernel on the slot views; results are copied
- * into new tensors at the end. Nothing is allocated per run but those (and what kernels allocate
- * internally).
+ *
+ * Fast kernels are chosen once the constants exist (so that constant weights can be packed) and
+ * before the arena is laid out (their scratch is part of it); hr_exec_options.disable_fusion
+ * turns them off, hr_exec_options.bf16 asks for bf16 matrix products. The arena is zero-filled
+ * when allocated, which maps its pages: runs do not page-fault on it.
+ *
+ * Running points the input slots at the inputs, then runs the steps in order. A reference
+ * kernel's results are zero-filled first (those kernels expect zero-filled results); a fast
+ * kernel writes every element itself. Results are copied into new tensors at the end. Nothing is
+ * allocated per run but those (and what reference kernels allocate internally).
  *
  * Wrapped steps. Two kinds of ops cannot be called this way: the control-flow kernels that create
  * their own results (func.call, while, if, case), and ops whose regions read values of main
@@ -27,6 +39,10 @@
  * stablehlo.return of the results later steps read. The returned tensors are copied into the
  * arena and freed. Region evaluation needs main to be the interpreter's active function, so the
  * executable enters it at create time and leaves it when freed.
+ *
+ * Profiling. When the environment variable HLORUN_PROFILE is set (to anything but "" or "0") at
+ * create time, every step's run time is accumulated and, when the executable is freed, a profile
+ * is printed to stderr: the time per run by op and implementation, then the costliest steps.
  */
 #include "runtime/executable.h"
 
@@ -35,12 +51,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 #include "runtime/exec_internal.h"
+#include "runtime/fast.h"
 #include "runtime/interp.h"
 
 #define DEFAULT_MAX_ARENA_BYTES ((size_t)16 << 30)
 enum { BUFFER_ALIGN = 64 };
+#define HUGE_PAGE ((size_t)2 << 20)
+#define FOLD_MAX_BYTES ((size_t)1 << 20)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Plan structures                                                                                 */
@@ -50,33 +71,56 @@ typedef enum slot_kind {
   SLOT_INPUT,    /* a runtime input: the caller's tensor during a run */
   SLOT_BOUND,    /* a parameter bound at create time: that tensor's memory */
   SLOT_CONSTANT, /* a stablehlo.constant: the constant storage */
+  SLOT_FOLDED,   /* computed at create time from fixed values: the constant storage */
   SLOT_TEMP,     /* any other op result: a range of the arena */
 } slot_kind;
 
-/* A top-level value of main and its buffer. */
+/* A top-level value of main and its buffer, or the scratch memory of a fast kernel (a TEMP slot
+ * without a value). */
 typedef struct slot {
   hr_tensor view; /* the value's type and buffer; allocator NULL: nothing frees it */
   slot_kind kind;
-  const hr_value *value;
+  const hr_value *value; /* NULL for scratch */
+  const hr_op *op;       /* the op defining the value or owning the scratch (NULL for parameters) */
   int def;       /* TEMP: the step defining the value */
   int last_use;  /* the last step reading it (n_steps: the return), -1 when nothing does */
   size_t size;   /* view.nbytes rounded up to BUFFER_ALIGN */
   size_t offset; /* TEMP: offset in the arena; CONSTANT: offset in the constant storage */
-  int32_t same_as; /* CONSTANT: an earlier constant slot whose storage this one shares, or -1 */
+  int32_t same_as;  /* CONSTANT: an earlier constant slot whose storage this one shares, or -1 */
+  int32_t alias_of; /* an alias (reshape result): the slot whose buffer it shares, or -1 */
 } slot;
+
+/* How a step runs. */
+typedef enum step_kind {
+  STEP_REFERENCE, /* the interpreter's kernel, on zero-filled results */
+  STEP_FAST,      /* a fast kernel */
+  STEP_WRAPPED,   /* the interpreter's block evaluator on a wrapper */
+  STEP_ALIAS,     /* nothing: the result is an alias of the operand */
+  STEP_FOLDED,    /* nothing: the results were computed at create time */
+} step_kind;
 
 /* One op run per call. */
 typedef struct step {
   hr_op *op;
-  hr_kernel_fn kernel; /* direct steps: the op's kernel; NULL for wrapped steps */
-  hr_block *wrapper;   /* wrapped steps: the block evaluated to run the op */
+  step_kind kind;
+  hr_kernel_fn kernel;  /* the op's reference kernel (NULL: none) */
+  hr_fast_kernel *fast; /* STEP_FAST: the kernel (owned) */
+  int32_t scratch;      /* STEP_FAST: the slot of its scratch memory, or -1 */
+  hr_block *wrapper;    /* STEP_WRAPPED: the block evaluated to run the op */
   int n_args, n_results;
   hr_tensor **args;    /* direct: the op's operands; wrapped: the wrapper's arguments */
   hr_tensor **results; /* direct: every result; wrapped: the results the wrapper returns */
 } step;
 
+/* Accumulated run time of one step (profiling). */
+typedef struct step_time {
+  double seconds;
+} step_time;
+
 struct hr_executable {
   const hr_allocator *allocator;
+  hr_allocator slab_allocator; /* for the prepared state of fast kernels: bump-allocated slabs */
+  struct slab *slabs;          /* most recent first */
   hr_module *module; /* owned */
   hr_func *main;
   hr_weights *weights; /* retained, or NULL */
@@ -84,7 +128,8 @@ struct hr_executable {
   bool entered;        /* main is the interpreter's active function */
   hr_arena plan;       /* everything below except the two buffers */
   int n_slots;
-  slot *slots;      /* parameters first (slot i is parameter i), then op results in order */
+  slot *slots;      /* parameters first (slot i is parameter i), then op results in order, then
+                       scratch slots (room for one per step) */
   int32_t *slot_of; /* value id -> slot; -1 for values inside regions */
   int n_steps;
   step *steps;
@@ -98,6 +143,10 @@ struct hr_executable {
   unsigned char *arena;
   unsigned char *constants;
   hr_exec_stats stats;
+  hr_exec_fast_stats fast_stats;
+  hr_fast_env fast_env;
+  step_time *profile; /* per step when profiling (HLORUN_PROFILE), else NULL */
+  int64_t profiled_runs;
   atomic_flag running; /* set while a run is in progress (runs are not reentrant) */
 };
 
@@ -202,9 +251,11 @@ static hr_status slot_init(hr_executable *e, int32_t i, const hr_value *v, slot_
   sl->size = (sl->view.nbytes + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
   sl->kind = kind;
   sl->value = v;
+  sl->op = def_op;
   sl->def = -1;
   sl->last_use = -1;
   sl->same_as = -1;
+  sl->alias_of = -1;
   if (v->id >= e->main->n_values) return func_error(e->main, HR_INTERNAL, "value id %u out of range", v->id);
   e->slot_of[v->id] = i;
   return NULL;
@@ -227,14 +278,15 @@ static hr_status bind_param(hr_executable *e, int p, const hr_tensor *t) {
   return NULL;
 }
 
-/* Creates the slots of the parameters (bound or runtime inputs) and of every op result. */
+/* Creates the slots of the parameters (bound or runtime inputs) and of every op result, with
+ * room for a scratch slot per op after them. */
 static hr_status make_slots(hr_executable *e, const hr_tensor *const *bound) {
   const hr_block *body = &e->main->body;
   size_t n = (size_t)body->n_args;
   for (int k = 0; k < body->n_ops; k++) n += (size_t)body->ops[k]->n_results;
-  if (n > INT32_MAX) return func_error(e->main, HR_RESOURCE_EXHAUSTED, "too many values");
+  if (n + (size_t)body->n_ops > INT32_MAX) return func_error(e->main, HR_RESOURCE_EXHAUSTED, "too many values");
   e->n_slots = (int)n;
-  e->slots = plan_calloc(e, n, sizeof *e->slots);
+  e->slots = plan_calloc(e, n + (size_t)body->n_ops, sizeof *e->slots);
   e->slot_of = plan_calloc(e, e->main->n_values, sizeof *e->slot_of);
   if (!e->slots || !e->slot_of) return out_of_memory();
   for (uint32_t i = 0; i < e->main->n_values; i++) e->slot_of[i] = -1;
@@ -290,9 +342,10 @@ static void mark_reads(hr_executable *e, const hr_op *op, int user, bool nested,
     for (int k = 0; k < op->regions[r].n_ops; k++) mark_reads(e, op->regions[r].ops[k], user, true, captures);
 }
 
-/* Makes one step per top-level op except constants and the return, checking that each has a
- * kernel, and computes every slot's lifetime. Steps that must be wrapped get wrapper == NULL and
- * kernel == NULL here (their wrapper is built later). */
+/* Makes one step per top-level op except constants and the return, and computes every slot's
+ * lifetime. A step is STEP_WRAPPED or STEP_REFERENCE here (fast kernels and aliases are chosen
+ * later, wrappers built later); whether it has a kernel at all is checked once fast kernels are
+ * known. */
 static hr_status make_steps(hr_executable *e) {
   const hr_block *body = &e->main->body;
   int n = 0;
@@ -306,13 +359,13 @@ static hr_status make_steps(hr_executable *e) {
     if (op->code == HR_OP_CONSTANT) continue;
     if (hr_opcode_flags(op->code) & HR_OPF_TERMINATOR)
       return hr_op_error(op, HR_VERIFY_ERROR, "a terminator before the end of @%s", e->main->name);
-    hr_kernel_fn kernel = e->interp->kernels[op->code];
-    if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "no kernel implements this op");
     bool captures = false;
     mark_reads(e, op, i, false, &captures);
     for (int r = 0; r < op->n_results; r++) e->slots[slot_index(e, &op->results[r])].def = i;
     e->steps[i].op = op;
-    e->steps[i].kernel = captures || produces_own_results(op->code) ? NULL : kernel;
+    e->steps[i].kernel = e->interp->kernels[op->code];
+    e->steps[i].kind = captures || produces_own_results(op->code) ? STEP_WRAPPED : STEP_REFERENCE;
+    e->steps[i].scratch = -1;
     i++;
   }
   bool unused = false;
@@ -385,10 +438,13 @@ static void find_gap(const hr_executable *e, const int32_t *placed, int n_placed
   *pos = i;
 }
 
+/* Whether a slot gets a range of the arena: a non-empty temp that is not an alias. */
+static bool is_placed_temp(const slot *s) { return s->kind == SLOT_TEMP && s->size > 0 && s->alias_of < 0; }
+
 /* Assigns every temp an arena offset (greedy by size, best fit) within `limit` bytes. */
 static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
   int n = 0;
-  for (int i = 0; i < e->n_slots; i++) n += e->slots[i].kind == SLOT_TEMP && e->slots[i].size > 0;
+  for (int i = 0; i < e->n_slots; i++) n += is_placed_temp(&e->slots[i]);
   temp_order *order = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *order, 16);
   int32_t *placed = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *placed, 16);
   if (!order || !placed) return out_of_memory();
@@ -396,7 +452,7 @@ static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
   size_t total = 0;
   for (int32_t i = 0; i < e->n_slots; i++) {
     const slot *s = &e->slots[i];
-    if (s->kind != SLOT_TEMP || s->size == 0) continue;
+    if (!is_placed_temp(s)) continue;
     order[n++] = (temp_order){s->size, s->def, i};
     total = s->size > SIZE_MAX - total ? SIZE_MAX : total + s->size;
   }
@@ -408,8 +464,8 @@ static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
     int pos = 0;
     find_gap(e, placed, k, t, &offset, &pos);
     if (offset > limit || t->size > limit - offset)
-      return hr_op_error(t->value->def, HR_RESOURCE_EXHAUSTED,
-                         "the executable's working memory exceeds the limit of %zu bytes", limit);
+      return hr_op_error(t->op, HR_RESOURCE_EXHAUSTED, "the executable's working memory exceeds the limit of %zu bytes",
+                         limit);
     t->offset = offset;
     memmove(placed + pos + 1, placed + pos, (size_t)(k - pos) * sizeof *placed);
     placed[pos] = order[k].slot;
@@ -432,31 +488,81 @@ static int32_t equal_constant(const hr_executable *e, const int32_t *distinct, i
   return -1;
 }
 
-/* Lays out the constant storage, where equal constants share one copy; fails when arena and
- * constants together exceed `limit`. */
+/* Lays out the constant storage, where equal constants share one copy; fails when the constants
+ * alone exceed `limit` (arena and constants together are checked once the arena is laid out). */
 static hr_status place_constants(hr_executable *e, hr_arena *tmp, size_t limit) {
   int32_t *distinct = hr_arena_calloc(tmp, (size_t)e->n_slots + 1, sizeof *distinct, 16);
   if (!distinct) return out_of_memory();
   int n_distinct = 0;
-  size_t used = e->stats.arena_bytes;
+  size_t used = 0;
   for (int32_t i = 0; i < e->n_slots; i++) {
     slot *s = &e->slots[i];
-    if (s->kind != SLOT_CONSTANT) continue;
-    s->same_as = equal_constant(e, distinct, n_distinct, s);
+    if (s->kind != SLOT_CONSTANT && s->kind != SLOT_FOLDED) continue;
+    s->same_as = s->kind == SLOT_CONSTANT ? equal_constant(e, distinct, n_distinct, s) : -1;
     if (s->same_as >= 0) {
       s->offset = e->slots[s->same_as].offset;
       continue;
     }
     distinct[n_distinct++] = i;
-    if (used > limit || s->size > limit - used)
-      return hr_op_error(s->value->def, HR_RESOURCE_EXHAUSTED,
+    if (s->size > limit - used)
+      return hr_op_error(s->op, HR_RESOURCE_EXHAUSTED,
                          "the executable's constants and working memory exceed the limit of %zu bytes", limit);
-    s->offset = used - e->stats.arena_bytes;
+    s->offset = used;
     used += s->size;
   }
-  e->stats.constant_bytes = used - e->stats.arena_bytes;
+  e->stats.constant_bytes = used;
   return NULL;
 }
+
+/* Asks the kernel to back the huge-page-aligned part of [p, p + n) with transparent huge pages:
+ * far fewer page faults when the memory is first touched (a fault can cost tens of microseconds
+ * in a virtual machine). Only a hint. */
+static void advise_huge_pages(void *p, size_t n) {
+  uintptr_t begin = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+  uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
+  if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+}
+
+/* A slab of prepared state: fast kernels allocate their state (packed weights above all) many
+ * blocks at a time from slabs of at least SLAB_BYTES, advised to use huge pages, so that filling
+ * them takes few page faults. Blocks are never freed one by one: the slabs go when the executable
+ * does. */
+typedef struct slab {
+  struct slab *next;
+  size_t capacity, used;
+  _Alignas(64) unsigned char data[];
+} slab;
+
+#define SLAB_BYTES ((size_t)4 << 20)
+
+/* The offset in slab `s` of the next block of `size` bytes aligned to `align`, or SIZE_MAX when
+ * it does not fit. */
+static size_t slab_fit(const slab *s, size_t size, size_t align) {
+  uintptr_t start = (uintptr_t)s->data;
+  size_t off = (size_t)(((start + s->used + align - 1) & ~(uintptr_t)(align - 1)) - start);
+  return off <= s->capacity && size <= s->capacity - off ? off : SIZE_MAX;
+}
+
+/* hr_allocator (ctx: the executable) bump-allocating from the executable's slabs. */
+static void *slab_alloc(void *ctx, size_t size, size_t align) {
+  hr_executable *e = ctx;
+  size_t off = e->slabs ? slab_fit(e->slabs, size, align) : SIZE_MAX;
+  if (off == SIZE_MAX) {
+    if (size > SIZE_MAX - sizeof(slab) - 2 * align) return NULL;
+    size_t cap = size + align > SLAB_BYTES ? size + align : SLAB_BYTES;
+    slab *s = e->allocator->alloc(e->allocator->ctx, sizeof(slab) + cap, 64);
+    if (!s) return NULL;
+    advise_huge_pages(s->data, cap);
+    *s = (slab){.next = e->slabs, .capacity = cap, .used = 0};
+    e->slabs = s;
+    off = slab_fit(s, size, align);
+  }
+  e->slabs->used = off + size;
+  return e->slabs->data + off;
+}
+
+/* Blocks of slabs are released with their slab. */
+static void slab_free(void *ctx, void *p) {}
 
 /* Allocates a zero-filled 64-byte aligned buffer (at least one alignment unit). Filling it also
  * maps its pages now, so that the first run costs what later runs do. */
@@ -464,25 +570,171 @@ static hr_status alloc_buffer(hr_executable *e, size_t n, unsigned char **out) {
   if (n == 0) n = BUFFER_ALIGN;
   *out = e->allocator->alloc(e->allocator->ctx, n, BUFFER_ALIGN);
   if (!*out) return hr_error(HR_OUT_OF_MEMORY, "cannot allocate %zu bytes for an executable", n);
+  advise_huge_pages(*out, n);
   memset(*out, 0, n);
   return NULL;
 }
 
-/* Allocates the arena and the constant storage, points the slots into them and evaluates the
- * constants. */
-static hr_status materialise(hr_executable *e) {
-  HR_TRY(alloc_buffer(e, e->stats.arena_bytes, &e->arena));
+/* Points every alias whose buffer owner is of kind `kind` at that buffer. */
+static void point_aliases(hr_executable *e, slot_kind kind) {
+  for (int i = 0; i < e->n_slots; i++) {
+    slot *s = &e->slots[i];
+    if (s->alias_of >= 0 && e->slots[s->alias_of].kind == kind) s->view.data = e->slots[s->alias_of].view.data;
+  }
+}
+
+static hr_status link_direct(hr_executable *e, step *st);
+
+/* Links and runs the folded steps, in order (their results are zero-filled, as reference kernels
+ * expect). */
+static hr_status run_folded(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    step *st = &e->steps[i];
+    if (st->kind != STEP_FOLDED) continue;
+    HR_TRY(link_direct(e, st));
+    HR_TRY(st->kernel(e->interp, st->op, st->args, st->results));
+  }
+  return NULL;
+}
+
+/* Allocates the constant storage, points the constant and folded slots (and their aliases) into
+ * it, evaluates the constants and runs the folded steps. */
+static hr_status materialise_constants(hr_executable *e) {
   HR_TRY(alloc_buffer(e, e->stats.constant_bytes, &e->constants));
   hr_kernel_fn constant = e->interp->kernels[HR_OP_CONSTANT];
   for (int i = 0; i < e->n_slots; i++) {
     slot *s = &e->slots[i];
-    if (s->kind == SLOT_TEMP) s->view.data = e->arena + s->offset;
-    if (s->kind != SLOT_CONSTANT) continue;
+    if (s->kind != SLOT_CONSTANT && s->kind != SLOT_FOLDED) continue;
     s->view.data = e->constants + s->offset;
-    if (s->same_as >= 0 || s->view.nbytes == 0) continue; /* a shared copy, or empty */
+    if (s->kind == SLOT_FOLDED || s->same_as >= 0 || s->view.nbytes == 0) continue; /* shared, or empty */
     hr_tensor *result = &s->view;
-    if (!constant) return hr_op_error(s->value->def, HR_UNIMPLEMENTED, "no kernel implements this op");
-    HR_TRY(constant(e->interp, s->value->def, NULL, &result));
+    if (!constant) return hr_op_error(s->op, HR_UNIMPLEMENTED, "no kernel implements this op");
+    HR_TRY(constant(e->interp, s->op, NULL, &result));
+  }
+  point_aliases(e, SLOT_CONSTANT);
+  point_aliases(e, SLOT_BOUND);
+  point_aliases(e, SLOT_FOLDED);
+  return run_folded(e);
+}
+
+/* Allocates the arena (after checking arena and constants against `limit`) and points the temps,
+ * scratch ranges and aliases of temps into it. */
+static hr_status materialise_arena(hr_executable *e, size_t limit) {
+  if (e->stats.arena_bytes > limit - e->stats.constant_bytes)
+    return func_error(e->main, HR_RESOURCE_EXHAUSTED,
+                      "the executable's constants and working memory exceed the limit of %zu bytes", limit);
+  HR_TRY(alloc_buffer(e, e->stats.arena_bytes, &e->arena));
+  for (int i = 0; i < e->n_slots; i++)
+    if (is_placed_temp(&e->slots[i])) e->slots[i].view.data = e->arena + e->slots[i].offset;
+  point_aliases(e, SLOT_TEMP);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Aliases and fast kernels                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Makes the result of every reshape whose operand is not a runtime input an alias of the buffer
+ * the operand uses (the first buffer of a chain of reshapes); its step then does nothing. A temp
+ * aliased this way lives as long as its longest-living alias. */
+static void make_aliases(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    step *st = &e->steps[i];
+    if (st->op->code != HR_OP_RESHAPE || st->kind != STEP_REFERENCE) continue;
+    int32_t from = slot_index(e, st->op->operands[0]);
+    if (from < 0) continue;
+    if (e->slots[from].alias_of >= 0) from = e->slots[from].alias_of;
+    slot *owner = &e->slots[from], *to = &e->slots[slot_index(e, &st->op->results[0])];
+    if (owner->kind == SLOT_INPUT || to->view.nbytes != owner->view.nbytes) continue;
+    to->alias_of = from;
+    st->kind = STEP_ALIAS;
+    e->fast_stats.num_alias_steps++;
+    if (owner->kind == SLOT_TEMP && to->last_use > owner->last_use) owner->last_use = to->last_use;
+  }
+}
+
+/* Whether a slot's data is the same in every run (a constant, bound parameter or folded value, or
+ * an alias of one). */
+static bool is_fixed(const hr_executable *e, const slot *s) {
+  slot_kind k = s->alias_of >= 0 ? e->slots[s->alias_of].kind : s->kind;
+  return k == SLOT_BOUND || k == SLOT_CONSTANT || k == SLOT_FOLDED;
+}
+
+/* Whether step `st` can be folded: a direct reference step without side effects (nor randomness)
+ * whose operands are all fixed and whose results are at most FOLD_MAX_BYTES each. */
+static bool is_foldable(const hr_executable *e, const step *st) {
+  const hr_op *op = st->op;
+  if (st->kind != STEP_REFERENCE || !st->kernel || (hr_opcode_flags(op->code) & HR_OPF_SIDE_EFFECT) ||
+      op->code == HR_OP_CUSTOM_CALL || op->code == HR_OP_RNG || op->code == HR_OP_RNG_BIT_GENERATOR)
+    return false;
+  for (int i = 0; i < op->n_operands; i++) {
+    int32_t s = slot_index(e, op->operands[i]);
+    if (s < 0 || !is_fixed(e, &e->slots[s])) return false;
+  }
+  for (int r = 0; r < op->n_results; r++)
+    if (e->slots[slot_index(e, &op->results[r])].view.nbytes > FOLD_MAX_BYTES) return false;
+  return true;
+}
+
+/* Marks the foldable steps (in order, so that folded results make later steps foldable) and
+ * their results. */
+static void mark_folded(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    step *st = &e->steps[i];
+    if (!is_foldable(e, st)) continue;
+    st->kind = STEP_FOLDED;
+    for (int r = 0; r < st->op->n_results; r++) e->slots[slot_index(e, &st->op->results[r])].kind = SLOT_FOLDED;
+    e->fast_stats.num_folded_steps++;
+  }
+}
+
+/* Adds a scratch slot of `bytes` live during step `i` only; returns its index. */
+static int32_t add_scratch(hr_executable *e, int i, size_t bytes) {
+  int32_t index = e->n_slots++;
+  slot *s = &e->slots[index];
+  *s = (slot){.kind = SLOT_TEMP, .op = e->steps[i].op, .def = i, .last_use = i, .same_as = -1, .alias_of = -1};
+  s->view.dtype = HR_U8;
+  s->view.shape = (hr_shape){.rank = 1, .dims = {(int64_t)bytes}};
+  s->view.nbytes = bytes;
+  s->size = (bytes + BUFFER_ALIGN - 1) / BUFFER_ALIGN * BUFFER_ALIGN;
+  return index;
+}
+
+/* Prepares a fast kernel for step i when one applies (operand and result arrays from `tmp`). */
+static hr_status try_fast(hr_executable *e, int i, hr_arena *tmp) {
+  step *st = &e->steps[i];
+  const hr_op *op = st->op;
+  const hr_tensor **operands = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *operands, 16);
+  const hr_tensor **results = hr_arena_calloc(tmp, (size_t)op->n_results + 1, sizeof *results, 16);
+  bool *fixed = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *fixed, 16);
+  if (!operands || !results || !fixed) return out_of_memory();
+  for (int k = 0; k < op->n_operands; k++) {
+    int32_t s = slot_index(e, op->operands[k]);
+    if (s < 0) return NULL;
+    operands[k] = &e->slots[s].view;
+    fixed[k] = is_fixed(e, &e->slots[s]);
+  }
+  for (int k = 0; k < op->n_results; k++) results[k] = &e->slots[slot_index(e, &op->results[k])].view;
+  HR_TRY(hr_fast_prepare(&e->fast_env, op, operands, fixed, results, &st->fast));
+  if (!st->fast) return NULL;
+  st->kind = STEP_FAST;
+  size_t bytes = hr_fast_scratch_bytes(st->fast);
+  if (bytes) st->scratch = add_scratch(e, i, bytes);
+  e->fast_stats.num_fast_steps++;
+  e->fast_stats.scratch_bytes += bytes;
+  return NULL;
+}
+
+/* Chooses a fast kernel for every direct step where one applies (unless disabled), and checks
+ * that every other step has a reference kernel. */
+static hr_status choose_kernels(hr_executable *e, const hr_exec_options *opts, hr_arena *tmp) {
+  e->fast_env = (hr_fast_env){.allocator = &e->slab_allocator, .pool = e->interp->pool, .bf16 = opts && opts->bf16};
+  bool enabled = !(opts && opts->disable_fusion);
+  for (int i = 0; i < e->n_steps; i++) {
+    step *st = &e->steps[i];
+    if (enabled && st->kind == STEP_REFERENCE) HR_TRY(try_fast(e, i, tmp));
+    if ((st->kind == STEP_REFERENCE || st->kind == STEP_WRAPPED) && !st->kernel)
+      return hr_op_error(st->op, HR_UNIMPLEMENTED, "no kernel implements this op");
   }
   return NULL;
 }
@@ -570,7 +822,9 @@ static hr_status link_steps(hr_executable *e, hr_arena *tmp) {
   int max_returned = 1;
   for (int i = 0; i < e->n_steps; i++) {
     step *st = &e->steps[i];
-    if (st->kernel) {
+    if (st->kind == STEP_ALIAS || st->kind == STEP_FOLDED) continue;
+    e->stats.num_steps++;
+    if (st->kind != STEP_WRAPPED) {
       HR_TRY(link_direct(e, st));
       continue;
     }
@@ -579,7 +833,6 @@ static hr_status link_steps(hr_executable *e, hr_arena *tmp) {
     e->stats.num_wrapped_steps++;
   }
   e->scratch = plan_calloc(e, (size_t)max_returned, sizeof *e->scratch);
-  e->stats.num_steps = e->n_steps;
   return e->scratch ? NULL : out_of_memory();
 }
 
@@ -596,7 +849,16 @@ static hr_status make_interp(hr_executable *e, const hr_exec_options *opts) {
   return NULL;
 }
 
-/* Plans the executable: slots, steps, lifetimes, arena, constants and step links. */
+/* Starts profiling when HLORUN_PROFILE asks for it (see the file comment). */
+static hr_status start_profile(hr_executable *e) {
+  const char *want = getenv("HLORUN_PROFILE");
+  if (!want || !*want || strcmp(want, "0") == 0) return NULL;
+  e->profile = plan_calloc(e, (size_t)e->n_steps, sizeof *e->profile);
+  return e->profile ? NULL : out_of_memory();
+}
+
+/* Plans the executable: slots, steps, lifetimes, aliases, constants, fast kernels, arena and step
+ * links. */
 static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_exec_options *opts) {
   e->main = hr_module_find_func(e->module, "main");
   if (!e->main)
@@ -608,12 +870,17 @@ static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_
   HR_TRY(list_inputs(e));
   HR_TRY(list_outputs(e));
   HR_TRY(make_steps(e));
+  make_aliases(e);
+  mark_folded(e);
   hr_arena tmp;
   hr_arena_init(&tmp, e->allocator);
-  hr_status s = place_temps(e, &tmp, limit);
-  if (!s) s = place_constants(e, &tmp, limit);
-  if (!s) s = materialise(e);
+  hr_status s = place_constants(e, &tmp, limit);
+  if (!s) s = materialise_constants(e);
+  if (!s) s = choose_kernels(e, opts, &tmp);
+  if (!s) s = place_temps(e, &tmp, limit);
+  if (!s) s = materialise_arena(e, limit);
   if (!s) s = link_steps(e, &tmp);
+  if (!s) s = start_profile(e);
   hr_arena_release(&tmp);
   return s;
 }
@@ -630,6 +897,7 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
   }
   memset(e, 0, sizeof *e);
   e->allocator = a;
+  e->slab_allocator = (hr_allocator){slab_alloc, slab_free, e};
   e->module = specialized;
   e->weights = weights ? hr_weights_retain(weights) : NULL;
   hr_arena_init(&e->plan, a);
@@ -643,13 +911,89 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
   return NULL;
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Profiles                                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The implementation of a step, as profiles and tests name it. */
+static const char *step_impl(const step *st) {
+  switch (st->kind) {
+  case STEP_FAST: return hr_fast_name(st->fast);
+  case STEP_WRAPPED: return "wrapped";
+  case STEP_ALIAS: return "alias";
+  case STEP_FOLDED: return "folded";
+  default: return "reference";
+  }
+}
+
+/* Total profiled seconds of the steps whose op and implementation equal those of step `i`, or -1
+ * when an earlier step has them (so each group is printed once). */
+static double group_seconds(const hr_executable *e, int i) {
+  const step *a = &e->steps[i];
+  double total = 0;
+  for (int k = 0; k < e->n_steps; k++) {
+    const step *b = &e->steps[k];
+    if (b->op->code != a->op->code || strcmp(step_impl(a), step_impl(b)) != 0) continue;
+    if (k < i) return -1;
+    total += e->profile[k].seconds;
+  }
+  return total;
+}
+
+/* Prints the ten costliest steps of the profile. */
+static void print_top_steps(const hr_executable *e, double runs, double pct) {
+  int top[10];
+  for (int n = 0; n < 10; n++) {
+    int best = -1;
+    for (int i = 0; i < e->n_steps; i++) {
+      bool taken = false;
+      for (int k = 0; k < n; k++) taken |= top[k] == i;
+      if (!taken && e->profile[i].seconds > 0 && (best < 0 || e->profile[i].seconds > e->profile[best].seconds))
+        best = i;
+    }
+    if (best < 0) return;
+    top[n] = best;
+    const step *st = &e->steps[best];
+    hr_strbuf sb;
+    hr_strbuf_init(&sb, NULL);
+    hr_type_print(&sb, &st->op->results[0].type);
+    fprintf(stderr, "  step %4d %6.2f%%  %9.3f ms  %s [%s] -> %s (line %u)\n", best, e->profile[best].seconds * pct,
+            1e3 * e->profile[best].seconds / runs, hr_opcode_name(st->op->code), step_impl(st),
+            sb.data ? sb.data : "?", st->op->loc.line);
+    hr_strbuf_free(&sb);
+  }
+}
+
+/* Prints the profile: time per run by op and implementation, then the costliest steps. */
+static void print_profile(const hr_executable *e) {
+  double total = 0;
+  for (int i = 0; i < e->n_steps; i++) total += e->profile[i].seconds;
+  double runs = (double)e->profiled_runs, pct = total > 0 ? 100.0 / total : 0;
+  fprintf(stderr, "hlorun profile: @%s, %d steps, %lld runs, %.3f ms per run\n", e->main->name, e->stats.num_steps,
+          (long long)e->profiled_runs, 1e3 * total / runs);
+  for (int i = 0; i < e->n_steps; i++) {
+    double g = group_seconds(e, i);
+    if (g > 0)
+      fprintf(stderr, "  %6.2f%%  %9.3f ms  %s [%s]\n", g * pct, 1e3 * g / runs, hr_opcode_name(e->steps[i].op->code),
+              step_impl(&e->steps[i]));
+  }
+  print_top_steps(e, runs, pct);
+}
+
 void hr_executable_free(hr_executable *e) {
   if (!e) return;
+  if (e->profile && e->profiled_runs > 0) print_profile(e);
+  for (int i = 0; i < e->n_steps && e->steps; i++) hr_fast_free(e->steps[i].fast);
   if (e->entered) hr_interp_leave(e->interp);
   hr_interp_free(e->interp);
   const hr_allocator *a = e->allocator;
   if (e->arena) a->free(a->ctx, e->arena);
   if (e->constants) a->free(a->ctx, e->constants);
+  while (e->slabs) {
+    slab *next = e->slabs->next;
+    a->free(a->ctx, e->slabs);
+    e->slabs = next;
+  }
   hr_arena_release(&e->plan);
   hr_module_free(e->module);
   hr_weights_free(e->weights);
@@ -705,18 +1049,59 @@ static hr_status run_wrapped(hr_executable *e, const step *st) {
   return s;
 }
 
-/* Runs every step in order. */
-static hr_status run_steps(hr_executable *e) {
-  for (int i = 0; i < e->n_steps; i++) {
-    const step *st = &e->steps[i];
-    if (!st->kernel) {
-      HR_TRY(run_wrapped(e, st));
-      continue;
-    }
+/* Runs one step. */
+static hr_status run_step(hr_executable *e, const step *st) {
+  switch (st->kind) {
+  case STEP_ALIAS:
+  case STEP_FOLDED: return NULL;
+  case STEP_WRAPPED: return run_wrapped(e, st);
+  case STEP_FAST: {
+    void *scratch = st->scratch >= 0 ? e->slots[st->scratch].view.data : NULL;
+    hr_status s = hr_fast_run(st->fast, st->args, st->results, scratch);
+    return s ? hr_status_wrap(s, "%s:%u:%u: %s", st->op->loc.file ? st->op->loc.file : "?", st->op->loc.line,
+                              st->op->loc.col, hr_opcode_name(st->op->code))
+             : NULL;
+  }
+  default:
     for (int r = 0; r < st->n_results; r++)
       if (st->results[r]->nbytes) memset(st->results[r]->data, 0, st->results[r]->nbytes);
-    HR_TRY(st->kernel(e->interp, st->op, st->args, st->results));
+    return st->kernel(e->interp, st->op, st->args, st->results);
   }
+}
+
+/* Seconds on the monotonic clock. */
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Runs every step in order (timing each when profiling). */
+static hr_status run_steps(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    double t0 = e->profile ? now_seconds() : 0;
+    HR_TRY(run_step(e, &e->steps[i]));
+    if (e->profile) e->profile[i].seconds += now_seconds() - t0;
+  }
+  if (e->profile) e->profiled_runs++;
+  return NULL;
+}
+
+/* A new tensor (freed by hr_tensor_free) holding a copy of `v`. Unlike hr_tensor_create it does
+ * not zero-fill first, and it advises huge pages for large outputs, so that a fresh buffer costs
+ * few page faults. */
+static hr_status copy_output(const hr_executable *e, const hr_tensor *v, hr_tensor **out) {
+  const hr_allocator *a = e->allocator;
+  hr_tensor *t = a->alloc(a->ctx, sizeof *t, _Alignof(hr_tensor));
+  void *data = t ? a->alloc(a->ctx, v->nbytes ? v->nbytes : 1, BUFFER_ALIGN) : NULL;
+  if (!data) {
+    if (t) a->free(a->ctx, t);
+    return hr_error(HR_OUT_OF_MEMORY, "cannot allocate an output of %zu bytes", v->nbytes);
+  }
+  if (v->nbytes >= HUGE_PAGE) advise_huge_pages(data, v->nbytes);
+  if (v->nbytes) memcpy(data, v->data, v->nbytes);
+  *t = (hr_tensor){.dtype = v->dtype, .shape = v->shape, .data = data, .nbytes = v->nbytes, .allocator = a};
+  *out = t;
   return NULL;
 }
 
@@ -728,13 +1113,11 @@ static hr_status copy_outputs(const hr_executable *e, hr_tensor ***outputs) {
   hr_tensor **outs = da->alloc(da->ctx, n * sizeof *outs, 16);
   if (!outs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
   for (int i = 0; i < e->n_outputs; i++) {
-    const hr_tensor *v = &e->slots[e->output_slots[i]].view;
-    hr_status s = hr_tensor_create(e->allocator, v->dtype, &v->shape, 0, &outs[i]);
+    hr_status s = copy_output(e, &e->slots[e->output_slots[i]].view, &outs[i]);
     if (s) {
       hr_tensors_free(outs, i);
       return s;
     }
-    if (v->nbytes) memcpy(outs[i]->data, v->data, v->nbytes);
   }
   *outputs = outs;
   return NULL;
@@ -784,3 +1167,15 @@ const hr_tensor *hr_executable_bound(const hr_executable *e, int param) {
 }
 
 hr_exec_stats hr_executable_stats(const hr_executable *e) { return e->stats; }
+
+hr_exec_fast_stats hr_executable_fast_stats(const hr_executable *e) { return e->fast_stats; }
+
+int hr_executable_num_plan_steps(const hr_executable *e) { return e->n_steps; }
+
+const hr_op *hr_executable_step_op(const hr_executable *e, int i) {
+  return i >= 0 && i < e->n_steps ? e->steps[i].op : NULL;
+}
+
+const char *hr_executable_step_impl(const hr_executable *e, int i) {
+  return i >= 0 && i < e->n_steps ? step_impl(&e->steps[i]) : NULL;
+}

@@ -1,0 +1,98 @@
+/* Fast kernels: choosing one for an op, the kernel object, and helpers shared by the kinds. */
+#include <string.h>
+
+#include "runtime/fast_internal.h"
+
+bool hr_fast_cpu_ok(void) {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("fma");
+}
+
+hr_fast_kernel *hr_fast_kernel_new(const hr_fast_env *env, size_t size, const char *name, hr_fast_run_fn run) {
+  const hr_allocator *a = env->allocator;
+  hr_fast_kernel *k = a->alloc(a->ctx, size, HR_FAST_ALIGN);
+  if (!k) return NULL;
+  memset(k, 0, size);
+  k->name = name;
+  k->run = run;
+  k->allocator = a;
+  k->pool = env->pool;
+  k->n_workers = hr_threadpool_size(env->pool);
+  return k;
+}
+
+bool hr_fast_is_f32(const hr_tensor *t) {
+  if (t->dtype != HR_F32 || t->shape.rank < 0 || t->shape.rank > HR_MAX_RANK) return false;
+  for (int i = 0; i < t->shape.rank; i++)
+    if (t->shape.dims[i] < 0) return false;
+  return true;
+}
+
+int64_t hr_fast_dims_product(const hr_shape *s, int from, int to) {
+  int64_t n = 1;
+  for (int i = from; i < to; i++) n *= s->dims[i];
+  return n;
+}
+
+bool hr_fast_attr_float(const hr_op *op, const char *name, float *out) {
+  const hr_attr *a = hr_op_attr(op, name);
+  if (!a) return false;
+  if (a->kind == HR_ATTR_FLOAT) {
+    *out = (float)a->u.f.value;
+    return true;
+  }
+  if (a->kind == HR_ATTR_DENSE && a->u.dense.type.dtype == HR_F32 && a->u.dense.nbytes >= sizeof(float)) {
+    memcpy(out, a->u.dense.data, sizeof *out);
+    return true;
+  }
+  return false;
+}
+
+bool hr_fast_attr_bool(const hr_op *op, const char *name, bool absent) {
+  const hr_attr *a = hr_op_attr(op, name);
+  if (!a) return absent;
+  if (a->kind == HR_ATTR_BOOL) return a->u.b;
+  if (a->kind == HR_ATTR_UNIT) return true;
+  if (a->kind == HR_ATTR_INT) return a->u.i.value != 0;
+  if (a->kind == HR_ATTR_DENSE && a->u.dense.type.dtype == HR_I1 && a->u.dense.nbytes >= 1)
+    return *(const unsigned char *)a->u.dense.data != 0;
+  return absent;
+}
+
+hr_status hr_fast_prepare(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands, const bool *fixed,
+                          const hr_tensor *const *results, hr_fast_kernel **out) {
+  *out = NULL;
+  if (!hr_fast_cpu_ok()) return NULL;
+  switch (op->code) {
+    case HR_OP_HLORUN_MATMUL:
+      return hr_fast_prepare_matmul(env, op, operands, fixed, results, out);
+    case HR_OP_HLORUN_FUSED:
+      return hr_fast_prepare_fused(env, op, operands, results, out);
+    case HR_OP_HLORUN_LAYER_NORM:
+      return hr_fast_prepare_layer_norm(env, op, operands, results, out);
+    case HR_OP_HLORUN_SOFTMAX:
+      return hr_fast_prepare_softmax(env, op, operands, results, out);
+    case HR_OP_HLORUN_ATTENTION:
+      return hr_fast_prepare_attention(env, op, operands, results, out);
+    case HR_OP_REDUCE:
+      return hr_fast_prepare_reduce(env, op, operands, results, out);
+    default:
+      if (hr_opcode_flags(op->code) & HR_OPF_ELEMENTWISE)
+        HR_TRY(hr_fast_prepare_elementwise(env, op, operands, results, out));
+      return *out ? NULL : hr_fast_prepare_data(env, op, operands, results, out);
+  }
+}
+
+size_t hr_fast_scratch_bytes(const hr_fast_kernel *k) { return k->scratch_bytes; }
+
+const char *hr_fast_name(const hr_fast_kernel *k) { return k->name; }
+
+hr_status hr_fast_run(const hr_fast_kernel *k, hr_tensor *const *operands, hr_tensor *const *results, void *scratch) {
+  return k->run(k, operands, results, scratch);
+}
+
+void hr_fast_free(hr_fast_kernel *k) {
+  if (!k) return;
+  if (k->destroy) k->destroy(k);
+  k->allocator->free(k->allocator->ctx, k);
+}

@@ -1,0 +1,161 @@
+/* hlorun.layer_norm and hlorun.softmax over the last dimension: a few AVX-512 passes per row
+ * (the row stays in L1 between passes), rows spread over the pool.
+ *
+ * Layer norm computes the mean, then the variance as the mean of squared deviations (the
+ * accurate two-pass form), then y = (x - mean) * rstd * scale + bias. Softmax computes the row
+ * maximum, then exp(x - max) into the result with its sum, then scales by 1 / sum. */
+#include <math.h>
+
+#include "runtime/fast_internal.h"
+
+typedef struct row_kernel {
+  hr_fast_kernel base;
+  int64_t rows, d;
+  float epsilon; /* layer norm */
+} row_kernel;
+
+/* The per-run view of a row kernel. */
+typedef struct row_job {
+  const row_kernel *k;
+  const float *x, *scale, *bias;
+  float *y;
+} row_job;
+
+HR_AVX512 static inline __mmask16 row_tail(int64_t n) { return (__mmask16)((1u << n) - 1u); }
+
+/* The sum of x[0, n) with four accumulators. */
+HR_AVX512 static float row_sum(const float *x, int64_t n) {
+  __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    s0 = _mm512_add_ps(s0, _mm512_loadu_ps(x + i));
+    s1 = _mm512_add_ps(s1, _mm512_loadu_ps(x + i + 16));
+    s2 = _mm512_add_ps(s2, _mm512_loadu_ps(x + i + 32));
+    s3 = _mm512_add_ps(s3, _mm512_loadu_ps(x + i + 48));
+  }
+  for (; i < n; i += 16) s0 = _mm512_add_ps(s0, _mm512_maskz_loadu_ps(n - i >= 16 ? 0xffff : row_tail(n - i), x + i));
+  return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(s0, s1), _mm512_add_ps(s2, s3)));
+}
+
+/* The sum of (x[i] - mean)^2 over [0, n). */
+HR_AVX512 static float row_sum_sq_dev(const float *x, int64_t n, float mean) {
+  __m512 m = _mm512_set1_ps(mean), s0 = _mm512_setzero_ps(), s1 = s0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m512 a = _mm512_sub_ps(_mm512_loadu_ps(x + i), m), b = _mm512_sub_ps(_mm512_loadu_ps(x + i + 16), m);
+    s0 = _mm512_fmadd_ps(a, a, s0);
+    s1 = _mm512_fmadd_ps(b, b, s1);
+  }
+  for (; i < n; i += 16) {
+    __mmask16 t = n - i >= 16 ? 0xffff : row_tail(n - i);
+    __m512 a = _mm512_maskz_sub_ps(t, _mm512_maskz_loadu_ps(t, x + i), m);
+    s0 = _mm512_fmadd_ps(a, a, s0);
+  }
+  return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
+}
+
+/* Layer norm of rows [begin, end). */
+HR_AVX512 static void layer_norm_rows(void *ctx, int64_t begin, int64_t end, int worker) {
+  const row_job *j = ctx;
+  int64_t d = j->k->d;
+  for (int64_t r = begin; r < end; r++) {
+    const float *x = j->x + r * d;
+    float *y = j->y + r * d;
+    float mean = row_sum(x, d) / (float)d;
+    float var = row_sum_sq_dev(x, d, mean) / (float)d;
+    __m512 m = _mm512_set1_ps(mean), rstd = _mm512_set1_ps(1.0f / sqrtf(var + j->k->epsilon));
+    for (int64_t i = 0; i < d; i += 16) {
+      __mmask16 t = d - i >= 16 ? 0xffff : row_tail(d - i);
+      __m512 v = _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_loadu_ps(t, x + i), m), rstd);
+      v = _mm512_fmadd_ps(v, _mm512_maskz_loadu_ps(t, j->scale + i), _mm512_maskz_loadu_ps(t, j->bias + i));
+      _mm512_mask_storeu_ps(y + i, t, v);
+    }
+  }
+}
+
+/* Softmax of rows [begin, end). */
+HR_AVX512 static void softmax_rows(void *ctx, int64_t begin, int64_t end, int worker) {
+  const row_job *j = ctx;
+  int64_t d = j->k->d;
+  for (int64_t r = begin; r < end; r++) {
+    const float *x = j->x + r * d;
+    float *y = j->y + r * d;
+    __m512 mx = _mm512_set1_ps(-__builtin_inff());
+    for (int64_t i = 0; i < d; i += 16) {
+      __mmask16 t = d - i >= 16 ? 0xffff : row_tail(d - i);
+      mx = _mm512_mask_max_ps(mx, t, mx, _mm512_maskz_loadu_ps(t, x + i));
+    }
+    __m512 m = _mm512_set1_ps(_mm512_reduce_max_ps(mx)), sum = _mm512_setzero_ps();
+    for (int64_t i = 0; i < d; i += 16) {
+      __mmask16 t = d - i >= 16 ? 0xffff : row_tail(d - i);
+      __m512 e = hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(t, x + i), m));
+      sum = _mm512_mask_add_ps(sum, t, sum, e);
+      _mm512_mask_storeu_ps(y + i, t, e);
+    }
+    __m512 inv = _mm512_set1_ps(1.0f / _mm512_reduce_add_ps(sum));
+    for (int64_t i = 0; i < d; i += 16) {
+      __mmask16 t = d - i >= 16 ? 0xffff : row_tail(d - i);
+      _mm512_mask_storeu_ps(y + i, t, _mm512_mul_ps(_mm512_maskz_loadu_ps(t, y + i), inv));
+    }
+  }
+}
+
+static hr_status layer_norm_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
+                                void *scratch) {
+  const row_kernel *k = (const row_kernel *)base;
+  row_job j = {k, operands[0]->data, operands[1]->data, operands[2]->data, results[0]->data};
+  hr_parallel_for(base->pool, k->rows, hr_fast_chunk(k->d), layer_norm_rows, &j);
+  return NULL;
+}
+
+static hr_status softmax_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
+                             void *scratch) {
+  const row_kernel *k = (const row_kernel *)base;
+  row_job j = {k, operands[0]->data, NULL, NULL, results[0]->data};
+  hr_parallel_for(base->pool, k->rows, hr_fast_chunk(4 * k->d), softmax_rows, &j);
+  return NULL;
+}
+
+/* Whether x (rank >= 1) and the result have the same f32 shape, with rows of d > 0 elements. */
+static bool rows_ok(const hr_tensor *x, const hr_tensor *y) {
+  if (!hr_fast_is_f32(x) || !hr_fast_is_f32(y) || x->shape.rank < 1 || x->shape.rank != y->shape.rank) return false;
+  for (int i = 0; i < x->shape.rank; i++)
+    if (x->shape.dims[i] != y->shape.dims[i]) return false;
+  return x->shape.dims[x->shape.rank - 1] > 0;
+}
+
+/* Creates a row kernel for x's rows. */
+static hr_status new_row_kernel(const hr_fast_env *env, const hr_tensor *x, const char *name, hr_fast_run_fn run,
+                                row_kernel **out) {
+  row_kernel *k = (row_kernel *)hr_fast_kernel_new(env, sizeof *k, name, run);
+  if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing a %s kernel", name);
+  k->d = x->shape.dims[x->shape.rank - 1];
+  k->rows = hr_fast_dims_product(&x->shape, 0, x->shape.rank - 1);
+  *out = k;
+  return NULL;
+}
+
+hr_status hr_fast_prepare_layer_norm(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
+                                     const hr_tensor *const *results, hr_fast_kernel **out) {
+  float eps = 0;
+  if (op->n_operands != 3 || op->n_results != 1 || !rows_ok(operands[0], results[0]) ||
+      !hr_fast_attr_float(op, "epsilon", &eps))
+    return NULL;
+  int64_t d = operands[0]->shape.dims[operands[0]->shape.rank - 1];
+  for (int i = 1; i < 3; i++)
+    if (!hr_fast_is_f32(operands[i]) || operands[i]->shape.rank != 1 || operands[i]->shape.dims[0] != d) return NULL;
+  row_kernel *k = NULL;
+  HR_TRY(new_row_kernel(env, operands[0], "layer_norm", layer_norm_run, &k));
+  k->epsilon = eps;
+  *out = &k->base;
+  return NULL;
+}
+
+hr_status hr_fast_prepare_softmax(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
+                                  const hr_tensor *const *results, hr_fast_kernel **out) {
+  if (op->n_operands != 1 || op->n_results != 1 || !rows_ok(operands[0], results[0])) return NULL;
+  row_kernel *k = NULL;
+  HR_TRY(new_row_kernel(env, operands[0], "softmax", softmax_run, &k));
+  *out = &k->base;
+  return NULL;
+}

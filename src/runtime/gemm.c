@@ -1,0 +1,324 @@
+/* The GEMM (gemm.h): packing B, planning the work, and the blocked driver that runs the kernels of
+ * gemm_internal.h over the pool. */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "base/numeric.h"
+#include "runtime/gemm_internal.h"
+
+/* ---- CPU features -------------------------------------------------------------------------------- */
+
+/* __builtin_cpu_supports reports AVX-512 features only when the OS saves their register state. */
+bool hr_gemm_cpu_has_avx512f(void) { return __builtin_cpu_supports("avx512f"); }
+
+bool hr_gemm_cpu_has_avx512bf16(void) {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
+}
+
+bool hr_gemm_supported(hr_gemm_precision precision) {
+  return precision == HR_GEMM_BF16 ? hr_gemm_cpu_has_avx512bf16() : hr_gemm_cpu_has_avx512f();
+}
+
+/* The kernels for a packed B: AVX-512 when the CPU has it, else portable (f32 only; packing bf16
+ * already required AVX512_BF16). */
+static const hr_gemm_kernels *select_kernels(hr_gemm_precision precision) {
+  if (precision == HR_GEMM_BF16 || hr_gemm_cpu_has_avx512f()) return hr_gemm_avx512_kernels(precision);
+  return hr_gemm_portable_kernels();
+}
+
+/* ---- packing B ---------------------------------------------------------------------------------- */
+
+/* The K block: the largest that keeps a block's steps within HR_GEMM_KSTEPS_MAX, evened out so the
+ * blocks have (nearly) the same size; even for bf16 so that pairs never straddle blocks. */
+static int64_t choose_k_block(int64_t k, hr_gemm_precision precision) {
+  int64_t per_step = precision == HR_GEMM_BF16 ? 2 : 1;
+  int64_t max = HR_GEMM_KSTEPS_MAX * per_step;
+  if (k <= max) return k + (k & (per_step - 1));
+  int64_t blocks = (k + max - 1) / max;
+  int64_t kb = (k + blocks - 1) / blocks;
+  return kb + (kb & (per_step - 1));
+}
+
+/* Byte offset of K block `kb` in the packed data (every block before it is full). */
+static size_t block_offset(const hr_gemm_packed_b *p, int64_t kb) {
+  return (size_t)(kb * hr_gemm_steps(p->precision, p->k_block) * p->n_panels) * HR_GEMM_NR * sizeof(uint32_t);
+}
+
+/* The k of K block `kb` (the last may be short). */
+static int64_t block_k(const hr_gemm_packed_b *p, int64_t kb) {
+  int64_t k0 = kb * p->k_block;
+  return p->k - k0 < p->k_block ? p->k - k0 : p->k_block;
+}
+
+/* Element (kk, col) of the logical [K x N] matrix B. */
+static inline float b_at(const float *b, int64_t ldb, bool transpose_b, int64_t kk, int64_t col) {
+  return transpose_b ? b[col * ldb + kk] : b[kk * ldb + col];
+}
+
+/* Fills one f32 panel: `cols` valid columns from `col0`, k in [k0, k0 + kc); the rest zero. */
+static void fill_panel_f32(const float *b, int64_t ldb, bool transpose_b, int64_t k0, int64_t kc, int64_t col0,
+                           int cols, float *dst) {
+  if (transpose_b && hr_gemm_cpu_has_avx512f()) {
+    hr_gemm_avx512_pack_bt_panel(b + col0 * ldb + k0, ldb, cols, kc, dst);
+    return;
+  }
+  for (int64_t s = 0; s < kc; s++) {
+    float *row = dst + s * HR_GEMM_NR;
+    if (transpose_b) {
+      for (int j = 0; j < cols; j++) row[j] = b[(col0 + j) * ldb + k0 + s];
+    } else {
+      memcpy(row, b + (k0 + s) * ldb + col0, (size_t)cols * sizeof(float));
+    }
+    memset(row + cols, 0, (size_t)(HR_GEMM_NR - cols) * sizeof(float));
+  }
+}
+
+/* Fills one bf16 panel: words of (k, k + 1) pairs rounded to bf16; past K and past the valid
+ * columns zero. */
+static void fill_panel_bf16(const float *b, int64_t ldb, bool transpose_b, int64_t k0, int64_t kc, int64_t col0,
+                            int cols, uint32_t *dst) {
+  for (int64_t s = 0; s < (kc + 1) / 2; s++) {
+    for (int j = 0; j < HR_GEMM_NR; j++) {
+      uint32_t lo = 0, hi = 0;
+      if (j < cols) {
+        lo = hr_f32_to_bf16(b_at(b, ldb, transpose_b, k0 + 2 * s, col0 + j));
+        if (2 * s + 1 < kc) hi = hr_f32_to_bf16(b_at(b, ldb, transpose_b, k0 + 2 * s + 1, col0 + j));
+      }
+      dst[s * HR_GEMM_NR + j] = lo | hi << 16;
+    }
+  }
+}
+
+/* Checks the arguments of a pack. */
+static hr_status check_pack(const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
+                            hr_gemm_precision precision) {
+  if (precision != HR_GEMM_F32 && precision != HR_GEMM_BF16)
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: unknown precision %d", (int)precision);
+  if (precision == HR_GEMM_BF16 && !hr_gemm_cpu_has_avx512bf16())
+    return hr_error(HR_UNIMPLEMENTED, "gemm: bf16 needs a CPU with AVX512_BF16");
+  if (k < 0 || n < 0)
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: negative B shape %lld x %lld", (long long)k, (long long)n);
+  int64_t row_len = transpose_b ? k : n, rows = transpose_b ? n : k;
+  if (rows > 0 && row_len > 0 && (!b || ldb < row_len))
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: B is NULL or its leading dimension %lld is below %lld",
+                    (long long)ldb, (long long)row_len);
+  /* The packed words are fewer than (k + 1) steps of n + NR columns. */
+  int64_t words;
+  if (k == INT64_MAX || n > INT64_MAX - HR_GEMM_NR || __builtin_mul_overflow(k + 1, n + HR_GEMM_NR, &words) ||
+      (uint64_t)words > SIZE_MAX / sizeof(uint32_t))
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: B of %lld x %lld is too large", (long long)k, (long long)n);
+  return NULL;
+}
+
+/* Bytes of the packed panels: full K blocks, then the last (possibly shorter) one. */
+static size_t packed_bytes(const hr_gemm_packed_b *p) {
+  if (p->k_blocks == 0) return 0;
+  int64_t steps = (p->k_blocks - 1) * hr_gemm_steps(p->precision, p->k_block) +
+                  hr_gemm_steps(p->precision, block_k(p, p->k_blocks - 1));
+  return (size_t)(steps * p->n_panels) * HR_GEMM_NR * sizeof(uint32_t);
+}
+
+/* Fills every panel of every K block. */
+static void fill_panels(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool transpose_b) {
+  for (int64_t kb = 0; kb < p->k_blocks; kb++) {
+    int64_t k0 = kb * p->k_block, kc = block_k(p, kb), steps = hr_gemm_steps(p->precision, kc);
+    char *block = (char *)p->data + block_offset(p, kb);
+    for (int64_t j = 0; j < p->n_panels; j++) {
+      int64_t col0 = j * HR_GEMM_NR;
+      int cols = p->n - col0 < HR_GEMM_NR ? (int)(p->n - col0) : HR_GEMM_NR;
+      void *panel = block + (size_t)(j * steps) * HR_GEMM_NR * sizeof(uint32_t);
+      if (p->precision == HR_GEMM_BF16)
+        fill_panel_bf16(b, ldb, transpose_b, k0, kc, col0, cols, panel);
+      else
+        fill_panel_f32(b, ldb, transpose_b, k0, kc, col0, cols, panel);
+    }
+  }
+}
+
+hr_status hr_gemm_pack_b(const hr_allocator *a, const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
+                         hr_gemm_precision precision, hr_gemm_packed_b **out) {
+  *out = NULL;
+  if (!a) a = hr_default_allocator();
+  HR_TRY(check_pack(b, ldb, k, n, transpose_b, precision));
+  hr_gemm_packed_b *p = a->alloc(a->ctx, sizeof *p, _Alignof(hr_gemm_packed_b));
+  if (!p) return hr_error(HR_OUT_OF_MEMORY, "gemm: out of memory packing B");
+  *p = (hr_gemm_packed_b){.allocator = a, .precision = precision, .k = k, .n = n};
+  p->n_panels = (n + HR_GEMM_NR - 1) / HR_GEMM_NR;
+  p->k_block = choose_k_block(k, precision);
+  p->k_blocks = p->k_block ? (k + p->k_block - 1) / p->k_block : 0;
+  size_t bytes = packed_bytes(p);
+  if (bytes > 0) {
+    p->data = a->alloc(a->ctx, bytes, 64);
+    if (!p->data) {
+      hr_gemm_packed_b_free(p);
+      return hr_error(HR_OUT_OF_MEMORY, "gemm: out of memory packing B (%zu bytes)", bytes);
+    }
+    fill_panels(p, b, ldb, transpose_b);
+  }
+  *out = p;
+  return NULL;
+}
+
+void hr_gemm_packed_b_free(hr_gemm_packed_b *p) {
+  if (!p) return;
+  if (p->data) p->allocator->free(p->allocator->ctx, p->data);
+  p->allocator->free(p->allocator->ctx, p);
+}
+
+int64_t hr_gemm_packed_k(const hr_gemm_packed_b *p) { return p->k; }
+int64_t hr_gemm_packed_n(const hr_gemm_packed_b *p) { return p->n; }
+
+/* ---- the blocked driver ------------------------------------------------------------------------- */
+
+/* One call's work, cut into items: blocks of `row_groups` MR-row groups by `col_panels` panels.
+ * Items are numbered column block by column block, so that consecutive items share their B block. */
+typedef struct gemm_job {
+  const float *a;
+  int64_t lda, m;
+  const hr_gemm_packed_b *b;
+  float *c;
+  int64_t ldc;
+  hr_gemm_epilogue_fn epilogue;
+  void *epilogue_ctx;
+  const hr_gemm_kernels *kernels;
+  int64_t row_groups;  /* MR-row groups per item */
+  int64_t col_panels;  /* B panels per item */
+  int64_t row_items;   /* items per column block */
+  int64_t items;       /* in all */
+  int threads;         /* participants */
+  atomic_int_fast64_t next_item; /* the next unclaimed item */
+} gemm_job;
+
+/* Sizes the items. A B block (one K block of the item's columns) should fit in L2. With one K
+ * block the B block stays in L2 across items, so items of one row group balance best; with several
+ * K blocks each item re-reads its B blocks, so items get up to 8 row groups to reuse them. Items
+ * shrink (rows first, then columns) until each participant gets about four. */
+static void plan_items(gemm_job *j, int threads) {
+  const hr_gemm_packed_b *b = j->b;
+  int64_t step_bytes = HR_GEMM_NR * (int64_t)sizeof(uint32_t);
+  int64_t steps = b->k_blocks ? hr_gemm_steps(b->precision, b->k_block) : 1;
+  int64_t max_panels = HR_GEMM_L2_BUDGET / (steps * step_bytes);
+  if (max_panels < 1) max_panels = 1;
+  int64_t col_items = (b->n_panels + max_panels - 1) / max_panels;
+  int64_t groups = (j->m + HR_GEMM_MR - 1) / HR_GEMM_MR;
+  int64_t want = threads > 1 ? 4 * (int64_t)threads : 1;
+  int64_t per_item = b->k_blocks > 1 ? 8 : 1;
+  while (per_item > 1 && ((groups + per_item - 1) / per_item) * col_items < want) per_item--;
+  int64_t row_items = (groups + per_item - 1) / per_item;
+  if (row_items * col_items < want) {
+    col_items = (want + row_items - 1) / row_items;
+    if (col_items > b->n_panels) col_items = b->n_panels;
+  }
+  j->row_groups = per_item;
+  j->row_items = row_items;
+  j->col_panels = (b->n_panels + col_items - 1) / col_items;
+}
+
+/* The A rows that follow group `r` (a row offset within the item) of K block `kb`: the item's next
+ * group, else its first group in the next K block, else the first group of the next item (which
+ * this worker usually runs next). */
+static hr_gemm_prefetch next_group(const gemm_job *j, int64_t item, int64_t row0, int64_t rows, int64_t kb,
+                                   int64_t r) {
+  const hr_gemm_packed_b *b = j->b;
+  int64_t next_row = row0 + r + HR_GEMM_MR, k0 = kb * b->k_block;
+  if (r + HR_GEMM_MR >= rows) {
+    if (kb + 1 < b->k_blocks) {
+      next_row = row0;
+      k0 += b->k_block;
+    } else {
+      next_row = ((item + 1) % j->row_items) * j->row_groups * HR_GEMM_MR;
+      k0 = 0;
+    }
+  }
+  int64_t kc = b->k - k0 < b->k_block ? b->k - k0 : b->k_block;
+  int64_t count = j->m - next_row < HR_GEMM_MR ? j->m - next_row : HR_GEMM_MR;
+  if (count <= 0) return (hr_gemm_prefetch){j->a, j->lda, 0, 0};
+  return (hr_gemm_prefetch){j->a + next_row * j->lda + k0, j->lda, kc * (int64_t)sizeof(float), (int)count};
+}
+
+/* Computes one item: for each K block and each MR-row group, packs the A panel and runs the
+ * microkernels across the item's panels; then the epilogue on the finished block. */
+static void gemm_item(const gemm_job *j, int64_t item, int worker) {
+  const hr_gemm_packed_b *b = j->b;
+  int64_t row0 = (item % j->row_items) * j->row_groups * HR_GEMM_MR;
+  int64_t rows = j->m - row0 < j->row_groups * HR_GEMM_MR ? j->m - row0 : j->row_groups * HR_GEMM_MR;
+  int64_t panel0 = (item / j->row_items) * j->col_panels;
+  int64_t panels = b->n_panels - panel0 < j->col_panels ? b->n_panels - panel0 : j->col_panels;
+  int64_t col0 = panel0 * HR_GEMM_NR;
+  int64_t cols = b->n - col0 < panels * HR_GEMM_NR ? b->n - col0 : panels * HR_GEMM_NR;
+  int last_cols = (int)(cols - (panels - 1) * HR_GEMM_NR);
+  float *c = j->c + row0 * j->ldc + col0;
+  _Alignas(64) union {
+    float f[HR_GEMM_MR * HR_GEMM_A_STRIDE];
+    uint32_t w[HR_GEMM_MR * HR_GEMM_A_STRIDE];
+  } apanel;
+  for (int64_t kb = 0; kb < b->k_blocks; kb++) {
+    int64_t k0 = kb * b->k_block, kc = block_k(b, kb), steps = hr_gemm_steps(b->precision, kc);
+    const char *bblock = (const char *)b->data + block_offset(b, kb) +
+                         (size_t)(panel0 * steps) * HR_GEMM_NR * sizeof(uint32_t);
+    for (int64_t r = 0; r < rows; r += HR_GEMM_MR) {
+      int rr = rows - r < HR_GEMM_MR ? (int)(rows - r) : HR_GEMM_MR;
+      j->kernels->pack_a(j->a + (row0 + r) * j->lda + k0, j->lda, rr, kc, &apanel);
+      hr_gemm_prefetch next = next_group(j, item, row0, rows, kb, r);
+      j->kernels->panels(rr, steps, &apanel, bblock, panels, last_cols, c + r * j->ldc, j->ldc, kb > 0, &next);
+    }
+  }
+  if (b->k_blocks == 0)
+    for (int64_t r = 0; r < rows; r++) memset(c + r * j->ldc, 0, (size_t)cols * sizeof(float));
+  if (j->epilogue) j->epilogue(j->epilogue_ctx, c, j->ldc, row0, rows, col0, cols, worker);
+}
+
+/* Claims the next run of consecutive items: a share of what is left that shrinks as the work drains
+ * (guided scheduling), so runs start long (consecutive items share B blocks and prefetch each
+ * other's A) and end with single items (the participants finish together). */
+static bool claim_items(gemm_job *j, int64_t *begin, int64_t *end) {
+  int64_t first = atomic_load(&j->next_item);
+  for (;;) {
+    if (first >= j->items) return false;
+    int64_t count = (j->items - first) / (2 * (int64_t)j->threads);
+    if (count < 1) count = 1;
+    if (atomic_compare_exchange_weak(&j->next_item, &first, first + count)) {
+      *begin = first;
+      *end = first + count;
+      return true;
+    }
+  }
+}
+
+/* One participant of the pool: runs claimed items until none are left (a worker that starts late
+ * finds less left to do instead of holding work back). */
+static void gemm_participant(void *ctx, int64_t begin, int64_t end, int worker) {
+  gemm_job *j = ctx;
+  int64_t first, last;
+  while (claim_items(j, &first, &last))
+    for (int64_t item = first; item < last; item++) gemm_item(j, item, worker);
+}
+
+void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const hr_gemm_packed_b *b, float *c,
+             int64_t ldc, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+  if (m <= 0 || b->n == 0) return;
+  gemm_job j = {.a = a, .lda = lda, .m = m, .b = b, .c = c, .ldc = ldc, .epilogue = epilogue,
+                .epilogue_ctx = epilogue_ctx, .kernels = select_kernels(b->precision)};
+  j.threads = hr_threadpool_size(pool);
+  plan_items(&j, j.threads);
+  j.items = j.row_items * ((b->n_panels + j.col_panels - 1) / j.col_panels);
+  atomic_init(&j.next_item, 0);
+  hr_parallel_for(pool, j.threads, 1, gemm_participant, &j);
+}
+
+hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,
+                           int64_t k, const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
+                           hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+  if (m < 0) return hr_error(HR_INVALID_ARGUMENT, "gemm: negative M %lld", (long long)m);
+  if (m > 0 && k > 0 && (!A || lda < k))
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: A is NULL or its leading dimension %lld is below K = %lld",
+                    (long long)lda, (long long)k);
+  if (m > 0 && n > 0 && (!c || ldc < n))
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: C is NULL or its leading dimension %lld is below N = %lld",
+                    (long long)ldc, (long long)n);
+  hr_gemm_packed_b *packed;
+  HR_TRY(hr_gemm_pack_b(a, b, ldb, k, n, transpose_b, HR_GEMM_F32, &packed));
+  hr_gemm(pool, A, lda, m, packed, c, ldc, epilogue, epilogue_ctx);
+  hr_gemm_packed_b_free(packed);
+  return NULL;
+}

@@ -1,0 +1,86 @@
+/* Internals of the GEMM (gemm.h): the packed-B layout, the blocking constants and the kernel table
+ * that the blocked driver (gemm.c) calls, implemented for AVX-512 (gemm_avx512.c) and portably
+ * (gemm_portable.c).
+ *
+ * Blocking. C is computed in tiles of MR rows by NR columns by a register-blocked microkernel that
+ * keeps the 14 x 32 tile in 28 zmm accumulators. K is cut into blocks of at most kc elements. For
+ * one block of K, a group of MR rows of A is copied into a small buffer on the stack (the "A
+ * panel", which stays in L1) and multiplied with consecutive NR-column panels of B, which stream
+ * from L2. One work item of the parallel loop is a block of rows by a block of columns of C; its
+ * columns are chosen so that the K block of B it reads fits in L2, and when it is done the epilogue
+ * runs on it while it is still in cache.
+ *
+ * Packed B. K blocks one after the other; within a K block, the column panels one after the other;
+ * within a panel, k "steps" one after the other, each NR 32-bit words wide:
+ *   f32:  step = one k, word = one float;
+ *   bf16: step = a pair of k (2k, 2k + 1), word = the two bf16 values, 2k in the low half (the
+ *         operand layout of vdpbf16ps).
+ * Columns past N and the odd k of a bf16 pair past K are zero. The A panel uses the same step
+ * unit: row r, step s at word r * HR_GEMM_A_STRIDE + s. */
+#ifndef HLORUN_RUNTIME_GEMM_INTERNAL_H
+#define HLORUN_RUNTIME_GEMM_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/gemm.h"
+
+enum {
+  HR_GEMM_MR = 14,                          /* rows of a microkernel tile */
+  HR_GEMM_NR = 32,                          /* columns of a microkernel tile and of a B panel */
+  HR_GEMM_KSTEPS_MAX = 256,                 /* steps per K block: the A panel and a B panel fit in L1 */
+  HR_GEMM_A_STRIDE = HR_GEMM_KSTEPS_MAX + 16, /* words between A-panel rows (not a multiple of 4 KiB
+                                                 so the rows do not share L1 sets) */
+  HR_GEMM_L2_BUDGET = 512 * 1024,           /* bytes of a B block (K block x column block) kept in L2 */
+};
+
+struct hr_gemm_packed_b {
+  const hr_allocator *allocator;
+  hr_gemm_precision precision;
+  int64_t k, n;
+  int64_t n_panels;     /* ceil(n / NR) */
+  int64_t k_block;      /* k per K block (the last may be shorter); even for bf16 */
+  int64_t k_blocks;     /* ceil(k / k_block); 0 when k == 0 */
+  void *data;           /* the panels (see above), 64-byte aligned; NULL when empty */
+};
+
+/* Steps a K block of `kc` elements takes. */
+static inline int64_t hr_gemm_steps(hr_gemm_precision precision, int64_t kc) {
+  return precision == HR_GEMM_BF16 ? (kc + 1) / 2 : kc;
+}
+
+/* What the kernels prefetch while they compute: the A rows the next row group will pack (`rows`
+ * rows of `bytes` bytes from `a`, `lda` elements apart), so that packing does not wait for memory.
+ * The kernels also prefetch each C tile before they store it. */
+typedef struct hr_gemm_prefetch {
+  const float *a;
+  int64_t lda, bytes;
+  int rows;
+} hr_gemm_prefetch;
+
+/* The kernels for one precision on one CPU. */
+typedef struct hr_gemm_kernels {
+  /* Copies rows x kc of A (row stride lda) into the A panel `dst` (rows HR_GEMM_A_STRIDE words
+   * apart), converting to bf16 pairs for the bf16 kernels. rows <= MR, kc <= the K block. */
+  void (*pack_a)(const float *a, int64_t lda, int rows, int64_t kc, void *dst);
+  /* C tiles for `panels` consecutive B panels (each steps x NR words, 64-byte aligned): C[rows x
+   * cols] = A panel . B, plus the old C when `accumulate`. Every panel but the last is NR columns
+   * wide; the last has `last_cols` (1..NR) columns. rows is 1..MR. */
+  void (*panels)(int rows, int64_t steps, const void *a, const void *b, int64_t panels, int last_cols, float *c,
+                 int64_t ldc, bool accumulate, const hr_gemm_prefetch *next);
+} hr_gemm_kernels;
+
+/* The AVX-512 kernels (AVX512F; AVX512_BF16 for bf16). Call only when the CPU has them. */
+const hr_gemm_kernels *hr_gemm_avx512_kernels(hr_gemm_precision precision);
+/* Packs NR columns of a transposed B ([N x K] rows, stride ldb), the block's `cols` (1..NR) rows
+ * starting at `b`, k in [0, kc), into a f32 panel; AVX512F. */
+void hr_gemm_avx512_pack_bt_panel(const float *b, int64_t ldb, int cols, int64_t kc, float *dst);
+
+/* Portable f32 kernels (any x86-64 or other CPU). */
+const hr_gemm_kernels *hr_gemm_portable_kernels(void);
+
+/* Whether this CPU has AVX512F (with OS support for its state) / AVX512_BF16. */
+bool hr_gemm_cpu_has_avx512f(void);
+bool hr_gemm_cpu_has_avx512bf16(void);
+
+#endif
