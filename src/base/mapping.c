@@ -19,7 +19,8 @@ hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *l
   else if ((unsigned long long)st.st_size > max_bytes)
     s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: %lld bytes exceed the limit of %zu", path, (long long)st.st_size, max_bytes);
   if (!s && st.st_size > 0) {
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    /* MAP_POPULATE reads the file in now, in bulk, rather than one page fault at a time later. */
+    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (p == MAP_FAILED)
       s = hr_error(HR_IO_ERROR, "%s: mmap failed: %s", path, strerror(errno));
     else {

@@ -134,6 +134,24 @@ TEST(threadpool_covers_every_item_once) {
   CHECK_EQ_INT(atomic_load(&c.calls), 1);
 }
 
+/* Back-to-back tiny jobs: each must see exactly its own items even when workers arrive late
+ * (they are still busy with, or waking up for, an earlier job). */
+TEST(threadpool_back_to_back_jobs) {
+  hr_threadpool *pool;
+  CHECK_OK(hr_threadpool_create(NULL, 3, &pool));
+  int bad = 0;
+  for (int round = 0; round < 20000; round++) {
+    sum_ctx c;
+    atomic_init(&c.sum, 0);
+    atomic_init(&c.calls, 0);
+    int64_t n = 2 + round % 7;
+    hr_parallel_for(pool, n, 1, sum_range, &c);
+    bad += atomic_load(&c.sum) != n * (n - 1) / 2;
+  }
+  CHECK_EQ_INT(bad, 0);
+  hr_threadpool_free(pool);
+}
+
 int main(void) {
   RUN(status_carries_code_and_message);
   RUN(arena_aligns_and_grows);
@@ -142,5 +160,6 @@ int main(void) {
   RUN(tensor_sizes_are_checked);
   RUN(dtype_properties);
   RUN(threadpool_covers_every_item_once);
+  RUN(threadpool_back_to_back_jobs);
   TEST_MAIN_END();
 }
