@@ -21,8 +21,9 @@ int cmd_serve(int argc, char **argv);
  * --interpret, --threads N, --no-fusion, --bf16). Returns how many arguments it consumed (0: not such a flag), or -1
  * after printing an error. `value` is the next argument or NULL. */
 int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m);
-/* Parses a decimal integer in [lo, hi]; prints an error and returns false otherwise. */
-bool cli_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out);
+/* Parses a decimal integer in [lo, hi] given for `flag`; prints an error naming the flag and
+ * returns false otherwise. */
+bool cli_parse_int(const char *flag, const char *text, int64_t lo, int64_t hi, int64_t *out);
 /* Monotonic time in seconds. */
 double cli_now(void);
 

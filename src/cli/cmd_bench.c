@@ -33,7 +33,7 @@ static bool parse_batches(const char *text, bench_args *a) {
   if (strlen(text) >= sizeof buf) return false;
   strcpy(buf, text);
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
-    if (a->n_batches == MAX_BATCHES || !cli_parse_int(tok, 1, 1 << 16, &a->batches[a->n_batches])) return false;
+    if (a->n_batches == MAX_BATCHES || !cli_parse_int("--batches", tok, 1, 1 << 16, &a->batches[a->n_batches])) return false;
     a->n_batches++;
   }
   return a->n_batches > 0;
@@ -64,11 +64,11 @@ static int parse_bench_args(int argc, char **argv, bench_args *a) {
     } else if (strcmp(arg, "--no-throughput") == 0) {
       a->table = false;
     } else if (strcmp(arg, "--iters") == 0 && value) {
-      if (!cli_parse_int(argv[++i], 1, 1000000, &a->iters)) return 2;
+      if (!cli_parse_int("--iters", argv[++i], 1, 1000000, &a->iters)) return 2;
     } else if (strcmp(arg, "--jit-calls") == 0 && value) {
-      if (!cli_parse_int(argv[++i], 1, 1000000, &a->jit_calls)) return 2;
+      if (!cli_parse_int("--jit-calls", argv[++i], 1, 1000000, &a->jit_calls)) return 2;
     } else if (strcmp(arg, "--min-time") == 0 && value) {
-      if (!cli_parse_int(argv[++i], 0, 3600, &v)) return 2;
+      if (!cli_parse_int("--min-time", argv[++i], 0, 3600, &v)) return 2;
       a->min_time = (double)v;
     } else if (arg[0] == '-' || a->model.path) {
       fprintf(stderr, "hlorun bench: unexpected argument '%s'\n%s", arg, bench_usage);

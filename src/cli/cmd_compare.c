@@ -48,7 +48,7 @@ static int parse_compare_args(int argc, char **argv, compare_args *c) {
       c->input_names[c->n_inputs] = spec;
       c->input_paths[c->n_inputs++] = eq + 1;
     } else if (strcmp(arg, "--batch") == 0 && value) {
-      if (!cli_parse_int(argv[++i], 1, 1 << 20, &c->batch)) return 2;
+      if (!cli_parse_int("--batch", argv[++i], 1, 1 << 20, &c->batch)) return 2;
     } else if (strcmp(arg, "--tolerance") == 0 && value) {
       char *end;
       c->tolerance = strtod(argv[++i], &end);

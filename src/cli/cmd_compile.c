@@ -28,7 +28,7 @@ static int parse_compile_args(int argc, char **argv, compile_args *a, const char
     } else if ((strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0) && value) {
       a->out = argv[++i];
     } else if (strcmp(arg, "--batch") == 0 && value && strcmp(cmd, "compile") == 0) {
-      if (!cli_parse_int(argv[++i], 0, 1 << 20, &a->batch)) return 2;
+      if (!cli_parse_int("--batch", argv[++i], 0, 1 << 20, &a->batch)) return 2;
     } else if (strcmp(arg, "--shape") == 0 && value && strcmp(cmd, "compile") == 0) {
       char *spec = argv[++i], *eq = strchr(spec, '=');
       if (!eq || a->n_shapes == MAX_SHAPES) {

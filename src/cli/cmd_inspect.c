@@ -33,7 +33,7 @@ static int parse_inspect_args(int argc, char **argv, inspect_args *a) {
     } else if (strcmp(arg, "--out") == 0 && value) {
       a->out = argv[++i];
     } else if (strcmp(arg, "--preview") == 0 && value) {
-      if (!cli_parse_int(argv[++i], 1, 1 << 30, &a->preview)) return 2;
+      if (!cli_parse_int("--preview", argv[++i], 1, 1 << 30, &a->preview)) return 2;
     } else if (arg[0] == '-' || a->model.path) {
       fprintf(stderr, "hlorun inspect: unexpected argument '%s'\n%s", arg, inspect_usage);
       return 2;

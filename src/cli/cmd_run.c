@@ -45,7 +45,7 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
     } else if (strcmp(arg, "--output") == 0 && value) {
       a->output_dir = argv[++i];
     } else if (strcmp(arg, "--batch") == 0 && value) {
-      if (!cli_parse_int(value, 1, 1 << 20, &a->batch)) return 2;
+      if (!cli_parse_int("--batch", value, 1, 1 << 20, &a->batch)) return 2;
       i++;
     } else if (strcmp(arg, "--quiet") == 0) {
       a->quiet = true;

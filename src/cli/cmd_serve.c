@@ -56,7 +56,9 @@ static bool set_flag(const flag *f, const char *value) {
     fprintf(stderr, "hlorun serve: --%s needs a value\n", f->name);
     return false;
   }
-  return cli_parse_int(value, f->lo, f->hi, (int64_t *)f->target);
+  char flag_text[64];
+  snprintf(flag_text, sizeof flag_text, "--%s", f->name);
+  return cli_parse_int(flag_text, value, f->lo, f->hi, (int64_t *)f->target);
 }
 
 /* Handles argv[*i] ("--name", "--name=value" or "--name value"); false after a message. */
@@ -187,6 +189,12 @@ int cmd_serve(int argc, char **argv) {
   if (a.enable_batching && a.batching_file) {
     hr_status s = srv_batching_read_file(a.batching_file, &o.batching);
     if (s) return report_error(s);
+  }
+  /* A request waiting for its batch holds a REST worker: unless told otherwise, have enough
+   * workers to fill every batch thread's batch. */
+  if (a.enable_batching && !a.threads) {
+    int64_t fill = o.batching.max_batch_size * o.batching.num_batch_threads;
+    if (fill > o.num_threads) o.num_threads = (int)(fill < 1024 ? fill : 1024);
   }
   srv_config config;
   hr_status s = load_config(&a, &config);

@@ -30,18 +30,18 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     m->function = value;
   } else {
     int64_t t;
-    if (!cli_parse_int(value, 0, 1024, &t)) return -1;
+    if (!cli_parse_int(arg, value, 0, 1024, &t)) return -1;
     m->threads = (int)t;
   }
   return 2;
 }
 
-bool cli_parse_int(const char *text, int64_t lo, int64_t hi, int64_t *out) {
+bool cli_parse_int(const char *flag, const char *text, int64_t lo, int64_t hi, int64_t *out) {
   char *end;
   errno = 0;
   long long v = strtoll(text, &end, 10);
   if (errno || end == text || *end || v < lo || v > hi) {
-    fprintf(stderr, "hlorun: '%s' is not an integer in [%lld, %lld]\n", text, (long long)lo, (long long)hi);
+    fprintf(stderr, "hlorun: %s: '%s' is not an integer in [%lld, %lld]\n", flag, text, (long long)lo, (long long)hi);
     return false;
   }
   *out = v;
