@@ -1,6 +1,7 @@
-/* The default allocator: aligned malloc/free. Large blocks (executable arenas, packed weights)
- * are aligned to 2 MiB and marked for transparent huge pages, which saves TLB misses and page
- * faults when they are first touched. */
+/* The default allocator: aligned malloc/free. Blocks of 2 MiB and more (executable arenas,
+ * packed weights) are aligned to 2 MiB, rounded up to whole 2 MiB pages and marked for
+ * transparent huge pages: a fresh 4 KiB page costs a page fault when first touched, about 12 us
+ * in a virtual machine (16 MiB: 48 ms), a huge page 512 times fewer. */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -12,11 +13,14 @@ static void *default_alloc(void *ctx, size_t size, size_t align) {
   (void)ctx;
   if (align < sizeof(void *)) align = sizeof(void *);
   if (size == 0) size = 1;
-  bool huge = size >= 2 * (size_t)HUGE_PAGE;
-  if (huge && align < HUGE_PAGE) align = HUGE_PAGE;
+  bool huge = size >= HUGE_PAGE && size <= SIZE_MAX - HUGE_PAGE;
+  if (huge) {
+    size = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+    if (align < HUGE_PAGE) align = HUGE_PAGE;
+  }
   void *p = NULL;
   if (posix_memalign(&p, align, size) != 0) return NULL;
-  if (huge) madvise(p, size - size % HUGE_PAGE, MADV_HUGEPAGE); /* a hint; failure is harmless */
+  if (huge) madvise(p, size, MADV_HUGEPAGE); /* a hint; failure is harmless */
   return p;
 }
 

@@ -15,18 +15,54 @@ enum { ARENA_MIN_CHUNK = 64 * 1024 };
 void hr_arena_init(hr_arena *arena, const hr_allocator *allocator) {
   arena->allocator = allocator ? allocator : hr_default_allocator();
   arena->chunks = NULL;
+  arena->spare = NULL;
   arena->used_bytes = 0;
 }
 
-void hr_arena_release(hr_arena *arena) {
-  hr_arena_chunk *c = arena->chunks;
+static void free_chunks(const hr_allocator *a, hr_arena_chunk *c) {
   while (c) {
     hr_arena_chunk *next = c->next;
-    arena->allocator->free(arena->allocator->ctx, c);
+    a->free(a->ctx, c);
     c = next;
   }
+}
+
+void hr_arena_release(hr_arena *arena) {
+  free_chunks(arena->allocator, arena->chunks);
+  free_chunks(arena->allocator, arena->spare);
   arena->chunks = NULL;
+  arena->spare = NULL;
   arena->used_bytes = 0;
+}
+
+hr_arena_pos hr_arena_mark(const hr_arena *arena) {
+  hr_arena_chunk *c = arena->chunks;
+  return (hr_arena_pos){c, c ? c->used : 0, arena->used_bytes};
+}
+
+void hr_arena_rewind(hr_arena *arena, hr_arena_pos pos) {
+  /* Chunks in front of the marked one are newer; large chunks that were linked in behind the
+   * front chunk stay until the arena is released. */
+  while (arena->chunks && arena->chunks != pos.chunk) {
+    hr_arena_chunk *c = arena->chunks;
+    arena->chunks = c->next;
+    c->next = arena->spare;
+    arena->spare = c;
+  }
+  if (arena->chunks) arena->chunks->used = pos.used;
+  arena->used_bytes = pos.used_bytes;
+}
+
+/* A spare chunk with room for `size` bytes, unlinked from the spare list; NULL if none. */
+static hr_arena_chunk *take_spare(hr_arena *arena, size_t size) {
+  for (hr_arena_chunk **link = &arena->spare; *link; link = &(*link)->next) {
+    hr_arena_chunk *c = *link;
+    if (c->capacity >= size) {
+      *link = c->next;
+      return c;
+    }
+  }
+  return NULL;
 }
 
 void *hr_arena_alloc(hr_arena *arena, size_t size, size_t align) {
@@ -42,10 +78,13 @@ void *hr_arena_alloc(hr_arena *arena, size_t size, size_t align) {
   }
   /* New chunk: large requests get a chunk of their own, small ones share a 64 KiB chunk. */
   if (size > SIZE_MAX - sizeof(hr_arena_chunk) - 64) return NULL;
-  size_t cap = size < ARENA_MIN_CHUNK ? ARENA_MIN_CHUNK : size;
-  c = arena->allocator->alloc(arena->allocator->ctx, sizeof(hr_arena_chunk) + cap, 64);
-  if (!c) return NULL;
-  c->capacity = cap;
+  c = take_spare(arena, size);
+  if (!c) {
+    size_t cap = size < ARENA_MIN_CHUNK ? ARENA_MIN_CHUNK : size;
+    c = arena->allocator->alloc(arena->allocator->ctx, sizeof(hr_arena_chunk) + cap, 64);
+    if (!c) return NULL;
+    c->capacity = cap;
+  }
   c->used = size;
   if (arena->chunks && size >= ARENA_MIN_CHUNK) {
     /* Keep the partially used chunk in front so small allocations keep filling it. */

@@ -172,7 +172,7 @@ static hr_status dim_div(const hri_ctx *c, int64_t d, int64_t by, int64_t *out) 
 hr_status hri_infer_reduce_scatter(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hr_shape s = c->in[0].shape;
-  int64_t dim, size;
+  int64_t dim = 0, size = 1;
   HR_TRY(dim_attr(c, "scatter_dimension", s.rank, &dim));
   HR_TRY(group_size(c, &size));
   HR_TRY(hri_reducer_region(c, 0, 1, 0, "computation"));
@@ -185,7 +185,7 @@ hr_status hri_infer_all_gather(const hri_ctx *c) {
   int n = c->op->n_operands;
   if (c->op->n_results != n) return hri_err(c, "expected %d results, got %d", n, c->op->n_results);
   HR_TRY(hri_want_tensors(c, 0, n));
-  int64_t size;
+  int64_t size = 1;
   HR_TRY(group_size(c, &size));
   for (int i = 0; i < n; i++) {
     hr_shape s = c->in[i].shape;

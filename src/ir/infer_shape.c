@@ -40,7 +40,7 @@ static hr_status shape_from_values(const hri_ctx *c, const hri_ints *v, int rank
 hr_status hri_infer_dynamic_iota(const hri_ctx *c) {
   hri_ints v;
   HR_TRY(hri_operand_ints(c, 0, "output_shape", &v));
-  int rank;
+  int rank = 0;
   HR_TRY(shape_operand_rank(c, &v, &rank));
   int64_t dim;
   HR_TRY(hri_attr_int(c, "iota_dimension", true, 0, &dim));
@@ -89,7 +89,7 @@ hr_status hri_infer_dynamic_broadcast_in_dim(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hri_ints v;
   HR_TRY(hri_operand_ints(c, 1, "output_dimensions", &v));
-  int rank;
+  int rank = 0;
   HR_TRY(shape_operand_rank(c, &v, &rank));
   hr_shape s;
   HR_TRY(shape_from_values(c, &v, rank, &s));
@@ -166,7 +166,7 @@ hr_status hri_infer_dynamic_reshape(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hri_ints v;
   HR_TRY(hri_operand_ints(c, 1, "output_shape", &v));
-  int rank;
+  int rank = 0;
   HR_TRY(shape_operand_rank(c, &v, &rank));
   hr_shape s;
   HR_TRY(shape_from_values(c, &v, rank, &s));

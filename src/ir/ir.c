@@ -266,8 +266,8 @@ hr_status hr_attr_to_i64(const hr_attr *a, int64_t *out) {
     *out = a->u.b;
     return NULL;
   }
-  int64_t buf[1];
-  int n;
+  int64_t buf[1] = {0};
+  int n = 0;
   HR_TRY(hr_attr_to_i64_list(a, buf, 1, &n));
   if (n != 1) return hr_error(HR_VERIFY_ERROR, "expected one integer");
   *out = buf[0];

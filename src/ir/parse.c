@@ -99,7 +99,7 @@ hr_status hr_pvec_push(hr_parser *p, hr_pvec *v, const void *elem, size_t size) 
   if (v->len == v->cap) {
     size_t cap = v->cap ? v->cap * 2 : 8;
     if (cap < v->cap || cap > SIZE_MAX / size) return hr_p_oom(p);
-    void *data = hr_arena_alloc(&p->scratch, cap * size, VEC_ALIGN);
+    void *data = hr_arena_alloc(v->arena ? v->arena : &p->scratch, cap * size, VEC_ALIGN);
     if (!data) return hr_p_oom(p);
     if (v->len) memcpy(data, v->data, v->len * size);
     v->data = data;
@@ -460,11 +460,13 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
                                                           : DEFAULT_MAX_CONSTANT_BYTES;
   p.max_nesting = opts && opts->max_nesting > 0 ? opts->max_nesting : DEFAULT_MAX_NESTING;
   hr_arena_init(&p.scratch, a);
+  hr_arena_init(&p.op_temp, a);
   hr_lexer_init(&p.lx, m->filename, text, len);
 
   hr_status s = parse_top_level(&p);
   if (!s) s = hr_p_resolve_locs(&p);
   hr_arena_release(&p.scratch);
+  hr_arena_release(&p.op_temp);
   if (p.c_locale) freelocale(p.c_locale);
   if (!s) s = hr_module_verify(m);
   if (s) {

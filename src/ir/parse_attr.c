@@ -225,7 +225,7 @@ hr_status hr_p_parse_attr_dict(hr_parser *p, hr_pvec *entries) {
   }
   hr_p_leave(p);
   if (entries->len - first < 2) return NULL;
-  hr_pvec added = {(char *)entries->data + first * sizeof(hr_named_attr), entries->len - first, 0};
+  hr_pvec added = {(char *)entries->data + first * sizeof(hr_named_attr), entries->len - first, 0, NULL};
   return hr_p_check_unique(p, &added, &open);
 }
 

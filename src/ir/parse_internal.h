@@ -29,8 +29,9 @@
 
 typedef struct hr_pvec {
   void *data;
-  size_t len; /* elements */
-  size_t cap; /* elements */
+  size_t len;      /* elements */
+  size_t cap;      /* elements */
+  hr_arena *arena; /* where it grows: NULL for the parser's scratch arena, or its op_temp arena */
 } hr_pvec;
 
 /* ---- SSA names visible at the current point ---- */
@@ -104,6 +105,8 @@ typedef struct hr_parser {
   hr_token tok; /* the current (not yet consumed) token */
   hr_module *m;
   hr_arena scratch; /* temporary arrays, released when parsing ends */
+  hr_arena op_temp; /* arrays that live while one op is parsed (its builder, its signature): rewound
+                       after each op, so their memory is reused instead of growing with the input */
   size_t max_constant_bytes;
   int max_nesting;
   int depth;    /* current nesting of regions / attributes / types / locations */

@@ -227,7 +227,7 @@ static hr_status render(hr_parser *p, const hr_loc_node *n, hr_strbuf *sb, int d
     case HR_LOC_UNKNOWN: put(sb, "unknown", 7); return NULL;
     case HR_LOC_TEXT: put(sb, n->text, n->len); return NULL;
     case HR_LOC_ALIAS: {
-      const char *text;
+      const char *text = "";
       hr_loc_alias *alias = hr_p_map_find(&p->aliases, n->text, n->len);
       HR_TRY(alias_text(p, alias, &n->tok, depth + 1, &text));
       put(sb, text, strlen(text));

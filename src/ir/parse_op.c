@@ -395,10 +395,11 @@ static hr_status bind_results(hr_parser *p, hr_op *op, const hr_pvec *names, con
 /* Parses one operation (generic or custom form) into `blk`. */
 static hr_status parse_op(hr_parser *p, hr_block *blk, hr_op **out) {
   hr_token start = p->tok;
-  hr_pvec names = {0};
+  hr_pvec names = {.arena = &p->op_temp};
   if (start.kind == HR_TOK_VALUE_ID) HR_TRY(parse_result_names(p, &names));
   hr_op_builder b;
   memset(&b, 0, sizeof b);
+  b.operands.arena = b.attrs.arena = b.results.arena = b.regions.arena = &p->op_temp;
   b.name_tok = p->tok;
   bool generic = b.name_tok.kind == HR_TOK_STRING;
   if (!generic && b.name_tok.kind != HR_TOK_BARE_ID) return hr_p_unexpected(p, "an operation");
@@ -430,7 +431,11 @@ hr_status hr_p_parse_block_ops(hr_parser *p, hr_block *blk) {
                         "regions with more than one block are not supported");
     if (p->tok.kind == HR_TOK_EOF) return hr_p_unexpected(p, "'}'");
     hr_op *op;
+    /* What the op's builder used in op_temp is dead once the op is made (nested ops rewind to
+     * their own, later marks first). */
+    hr_arena_pos mark = hr_arena_mark(&p->op_temp);
     HR_TRY(parse_op(p, blk, &op));
+    hr_arena_rewind(&p->op_temp, mark);
     HR_TRY(hr_pvec_push(p, &ops, &op, sizeof op));
   }
   if (ops.len > INT_MAX)

@@ -244,6 +244,7 @@ static hr_status parse_sig_results(hr_parser *p, hr_sig *sig) {
 
 hr_status hr_p_parse_sig(hr_parser *p, hr_sig *sig) {
   memset(sig, 0, sizeof *sig);
+  sig->ins.arena = sig->outs.arena = &p->op_temp; /* a signature is used up by its op */
   sig->at = p->tok;
   if (p->tok.kind == HR_TOK_LPAREN) {
     HR_TRY(parse_paren_types(p, &sig->ins));

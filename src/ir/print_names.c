@@ -122,7 +122,7 @@ static hr_status claim_slot(namer *nm, const hr_value *v, hr_value_name **slot) 
 
 /* Names a block argument `%argN`, or `%iterArg` in a while region. */
 static hr_status name_block_arg(namer *nm, counters *c, const hr_value *v, bool in_while) {
-  hr_value_name *slot;
+  hr_value_name *slot = NULL;
   HR_TRY(claim_slot(nm, v, &slot));
   char base[24];
   if (in_while)
@@ -137,7 +137,7 @@ static hr_status name_op_results(namer *nm, counters *c, const hr_op *op) {
   if (op->n_results <= 0) return NULL;
   if (!op->results)
     return hr_error(HR_INVALID_ARGUMENT, "%s without its results", hr_opcode_name(op->code));
-  hr_value_name *first;
+  hr_value_name *first = NULL;
   HR_TRY(claim_slot(nm, &op->results[0], &first));
   if (op->code == HR_OP_CONSTANT) {
     const hr_type *t = &op->results[0].type;
@@ -147,7 +147,7 @@ static hr_status name_op_results(namer *nm, counters *c, const hr_op *op) {
     first->number = c->value++;
   }
   for (int i = 1; i < op->n_results; i++) {
-    hr_value_name *slot;
+    hr_value_name *slot = NULL;
     HR_TRY(claim_slot(nm, &op->results[i], &slot));
     slot->number = first->number;
     slot->name = first->name;

@@ -565,12 +565,15 @@ static void *slab_alloc(void *ctx, size_t size, size_t align) {
 static void slab_free(void *ctx, void *p) {}
 
 /* Allocates a zero-filled 64-byte aligned buffer (at least one alignment unit). Filling it also
- * maps its pages now, so that the first run costs what later runs do. */
+ * maps its pages now, so that the first run costs what later runs do. Buffers of a quarter of a
+ * huge page and more take whole huge pages: the few extra bytes cost less than the 4 KiB page
+ * faults they save (about 12 us each in a virtual machine). */
 static hr_status alloc_buffer(hr_executable *e, size_t n, unsigned char **out) {
   if (n == 0) n = BUFFER_ALIGN;
-  *out = e->allocator->alloc(e->allocator->ctx, n, BUFFER_ALIGN);
+  size_t bytes = n >= HUGE_PAGE / 4 && n <= SIZE_MAX - HUGE_PAGE ? (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1) : n;
+  *out = e->allocator->alloc(e->allocator->ctx, bytes, bytes >= HUGE_PAGE ? HUGE_PAGE : BUFFER_ALIGN);
   if (!*out) return hr_error(HR_OUT_OF_MEMORY, "cannot allocate %zu bytes for an executable", n);
-  advise_huge_pages(*out, n);
+  advise_huge_pages(*out, bytes);
   memset(*out, 0, n);
   return NULL;
 }

@@ -38,6 +38,31 @@ TEST(arena_aligns_and_grows) {
   hr_arena_release(&a);
 }
 
+/* Rewinding frees what came after the mark and reuses its chunks instead of allocating new ones. */
+TEST(arena_rewinds_and_reuses_chunks) {
+  hr_arena a;
+  hr_arena_init(&a, NULL);
+  char *keep = hr_arena_strdup(&a, "kept");
+  hr_arena_pos mark = hr_arena_mark(&a);
+  size_t used = a.used_bytes;
+  void *first_round[64];
+  for (int i = 0; i < 64; i++) first_round[i] = hr_arena_alloc(&a, 4096, 64); /* spans several chunks */
+  CHECK(a.used_bytes == used + 64 * 4096);
+  hr_arena_rewind(&a, mark);
+  CHECK(a.used_bytes == used);
+  CHECK(a.spare != NULL);
+  for (int i = 0; i < 64; i++) CHECK(hr_arena_alloc(&a, 4096, 64) == first_round[i]); /* same memory again */
+  CHECK(strcmp(keep, "kept") == 0);
+  hr_arena_rewind(&a, mark);
+  void *big = hr_arena_alloc(&a, 1 << 20, 64); /* larger than any spare chunk: a new one */
+  CHECK(big != NULL);
+  memset(big, 1, 1 << 20);
+  hr_arena_rewind(&a, (hr_arena_pos){0}); /* back to empty */
+  CHECK(a.used_bytes == 0 && a.chunks == NULL);
+  hr_arena_release(&a);
+  CHECK(a.spare == NULL);
+}
+
 TEST(strbuf_appends_and_formats) {
   hr_strbuf sb;
   hr_strbuf_init(&sb, NULL);
@@ -155,6 +180,7 @@ TEST(threadpool_back_to_back_jobs) {
 int main(void) {
   RUN(status_carries_code_and_message);
   RUN(arena_aligns_and_grows);
+  RUN(arena_rewinds_and_reuses_chunks);
   RUN(strbuf_appends_and_formats);
   RUN(file_round_trip_and_limits);
   RUN(tensor_sizes_are_checked);

@@ -227,7 +227,7 @@ TEST(matmul_reference) {
   hr_tensor *in[MAX_IO];
   int n;
   hr_tensor *y = run_text(kText, in, &n);
-  double want[30];
+  double want[30] = {0};
   for (int m = 0; n == 4 && m < 6; m++)
     for (int j = 0; j < 5; j++) {
       double acc = 0;
@@ -254,7 +254,7 @@ TEST(fused_reference) {
   hr_tensor *in[MAX_IO];
   int n;
   hr_tensor *y = run_text(kText, in, &n);
-  double want[24];
+  double want[24] = {0};
   for (int i = 0; n == 3 && i < 2; i++)
     for (int j = 0; j < 4; j++)
       for (int k = 0; k < 3; k++)
@@ -275,7 +275,7 @@ TEST(layer_norm_and_softmax_reference) {
   hr_tensor *in[MAX_IO];
   int n;
   hr_tensor *y = run_text(kText, in, &n);
-  double want[18];
+  double want[18] = {0};
   for (int r = 0; n == 3 && r < 3; r++) {
     const float *x = (const float *)in[0]->data + r * 6;
     double mx = -INFINITY, sum = 0;
