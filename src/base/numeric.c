@@ -75,3 +75,42 @@ uint16_t hr_f64_to_bf16(double d) {
   if (exp8 >= 255) return (uint16_t)(sign | 0x7f80u);
   return (uint16_t)(sign | (uint16_t)(exp8 << 7) | ((uint16_t)scaled & 0x7fu));
 }
+
+bool hr_read_int_element(hr_dtype t, const void *p, int64_t *out) {
+  switch (t) {
+    case HR_I1:
+    case HR_U2:
+    case HR_U4:
+    case HR_U8: *out = *(const uint8_t *)p; return true;
+    case HR_I2:
+    case HR_I4:
+    case HR_I8: *out = *(const int8_t *)p; return true;
+    case HR_I16: {
+      int16_t v;
+      memcpy(&v, p, sizeof v);
+      *out = v;
+      return true;
+    }
+    case HR_U16: {
+      uint16_t v;
+      memcpy(&v, p, sizeof v);
+      *out = v;
+      return true;
+    }
+    case HR_I32: {
+      int32_t v;
+      memcpy(&v, p, sizeof v);
+      *out = v;
+      return true;
+    }
+    case HR_U32: {
+      uint32_t v;
+      memcpy(&v, p, sizeof v);
+      *out = v;
+      return true;
+    }
+    case HR_I64:
+    case HR_U64: memcpy(out, p, sizeof *out); return true;
+    default: return false;
+  }
+}

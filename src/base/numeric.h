@@ -1,10 +1,14 @@
-/* Scalar conversions for the 16-bit float formats (IEEE binary16 and bfloat16).
- * All conversions to the narrow formats round to nearest, ties to even, and keep NaNs quiet. */
+/* Scalar conversions for the 16-bit float formats (IEEE binary16 and bfloat16), and reading
+ * integer elements of any width. All conversions to the narrow formats round to nearest, ties to
+ * even, and keep NaNs quiet. */
 #ifndef HLORUN_BASE_NUMERIC_H
 #define HLORUN_BASE_NUMERIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "hlorun/hlorun.h"
 
 static inline uint32_t hr_f32_bits(float f) {
   uint32_t u;
@@ -43,5 +47,9 @@ uint16_t hr_f64_to_f16(double d);
 uint16_t hr_f64_to_bf16(double d);
 static inline double hr_f16_to_f64(uint16_t h) { return (double)hr_f16_to_f32(h); }
 static inline double hr_bf16_to_f64(uint16_t h) { return (double)hr_bf16_to_f32(h); }
+
+/* Reads one element of an integer type (i1, i2..i64, ui2..ui64, stored as hr_dtype_size bytes) at
+ * `p`, which need not be aligned, widened to int64 (ui64 wraps). False for other types. */
+bool hr_read_int_element(hr_dtype t, const void *p, int64_t *out);
 
 #endif

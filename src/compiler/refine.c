@@ -2,6 +2,7 @@
  * the values of its constant operands, and merged with the declared types. */
 #include <string.h>
 
+#include "base/numeric.h"
 #include "base/strbuf.h"
 #include "compiler/compiler_internal.h"
 #include "ir/infer.h"
@@ -44,45 +45,6 @@ const hr_attr *hc_constant_value(const hr_value *v) {
   return a && a->kind == HR_ATTR_DENSE && a->u.dense.type.kind == HR_TYPE_TENSOR ? a : NULL;
 }
 
-/* Reads one integer element of type `t` at `p`; false for types other than integers (not i1). */
-static bool load_int(hr_dtype t, const void *p, int64_t *out) {
-  switch (t) {
-    case HR_U2:
-    case HR_U4:
-    case HR_U8: *out = *(const uint8_t *)p; return true;
-    case HR_I2:
-    case HR_I4:
-    case HR_I8: *out = *(const int8_t *)p; return true;
-    case HR_I16: {
-      int16_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_U16: {
-      uint16_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_I32: {
-      int32_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_U32: {
-      uint32_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_I64:
-    case HR_U64: memcpy(out, p, sizeof *out); return true;
-    default: return false;
-  }
-}
-
 /* The element count of a constant whose data has been checked by shape inference, or -1 when
  * the attribute's data does not hold that many elements. */
 static int64_t constant_count(const hr_attr *a) {
@@ -104,8 +66,9 @@ bool hc_constant_ints(const hr_value *v, int64_t *out, int cap, int *n) {
   if (!a) return false;
   int64_t count = constant_count(a);
   if (count < 0 || count > cap) return false;
+  if (a->u.dense.type.dtype == HR_I1) return false; /* booleans are not integers here */
   for (int64_t i = 0; i < count; i++)
-    if (!load_int(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i])) return false;
+    if (!hr_read_int_element(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i])) return false;
   *n = (int)count;
   return true;
 }

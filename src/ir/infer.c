@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numeric.h"
 #include "ir/infer_internal.h"
 
 /* Tuples nest at most this deep in operand types (deeper ones are rejected). */
@@ -571,46 +572,6 @@ hr_status hri_field_int(const hri_ctx *c, const hr_attr *s, const char *sname, c
   return hri_err(c, "attribute '%s', field '%s' must be an integer", sname, field);
 }
 
-/* Reads one integer element of type `t` at `p`; false for non-integer types. */
-static bool load_int(hr_dtype t, const void *p, int64_t *out) {
-  switch (t) {
-    case HR_I1:
-    case HR_U2:
-    case HR_U4:
-    case HR_U8: *out = *(const uint8_t *)p; return true;
-    case HR_I2:
-    case HR_I4:
-    case HR_I8: *out = *(const int8_t *)p; return true;
-    case HR_I16: {
-      int16_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_U16: {
-      uint16_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_I32: {
-      int32_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_U32: {
-      uint32_t v;
-      memcpy(&v, p, sizeof v);
-      *out = v;
-      return true;
-    }
-    case HR_I64:
-    case HR_U64: memcpy(out, p, sizeof *out); return true;
-    default: return false;
-  }
-}
-
 /* Reads `n` integers from a DENSE attribute's data, checking that the data is large enough. */
 static bool dense_ints(const hr_attr *a, int64_t n, int64_t *out) {
   size_t es = hr_dtype_size(a->u.dense.type.dtype);
@@ -618,7 +579,7 @@ static bool dense_ints(const hr_attr *a, int64_t n, int64_t *out) {
   size_t need = a->u.dense.splat ? es : (size_t)n * es;
   if (a->u.dense.nbytes < need) return false;
   for (int64_t i = 0; i < n; i++)
-    if (!load_int(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i])) return false;
+    if (!hr_read_int_element(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i])) return false;
   return true;
 }
 
@@ -692,7 +653,7 @@ static hr_status ints_from_tensor(const hri_ctx *c, const hr_tensor *t, const hr
   if (!same || !t->data || t->nbytes < es * (size_t)count)
     return hr_op_error(c->op, HR_INVALID_ARGUMENT, "%s: runtime tensor does not match its type", what);
   for (int k = 0; k < count; k++)
-    if (!load_int(t->dtype, (const unsigned char *)t->data + (size_t)k * es, &out->v[k]))
+    if (!hr_read_int_element(t->dtype, (const unsigned char *)t->data + (size_t)k * es, &out->v[k]))
       return hr_op_error(c->op, HR_INVALID_ARGUMENT, "%s: runtime tensor is not of integers", what);
   out->known = out->runtime = true;
   return NULL;

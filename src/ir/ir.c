@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numeric.h"
 #include "base/strbuf.h"
 
 typedef struct op_info {
@@ -209,20 +210,6 @@ const void *hr_dense_element(const hr_attr *a, int64_t i) {
   return a->u.dense.splat ? d : d + (size_t)i * dense_elem_size(a);
 }
 
-/* Reads one integer element of the given type from memory. */
-static bool load_int(hr_dtype t, const void *p, int64_t *out) {
-  switch (t) {
-    case HR_I1: case HR_U2: case HR_U4: case HR_U8: *out = *(const uint8_t *)p; return true;
-    case HR_I2: case HR_I4: case HR_I8: *out = *(const int8_t *)p; return true;
-    case HR_I16: *out = *(const int16_t *)p; return true;
-    case HR_U16: *out = *(const uint16_t *)p; return true;
-    case HR_I32: *out = *(const int32_t *)p; return true;
-    case HR_U32: *out = *(const uint32_t *)p; return true;
-    case HR_I64: case HR_U64: memcpy(out, p, 8); return true;
-    default: return false;
-  }
-}
-
 hr_status hr_attr_to_i64_list(const hr_attr *a, int64_t *out, int cap, int *n) {
   *n = 0;
   switch (a->kind) {
@@ -247,7 +234,7 @@ hr_status hr_attr_to_i64_list(const hr_attr *a, int64_t *out, int cap, int *n) {
       int64_t cnt = a->u.dense.type.shape.rank == 0 ? 1 : a->u.dense.type.shape.dims[0];
       if (cnt > cap) return hr_error(HR_VERIFY_ERROR, "list of %lld integers exceeds %d", (long long)cnt, cap);
       for (int64_t i = 0; i < cnt; i++)
-        if (!load_int(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i]))
+        if (!hr_read_int_element(a->u.dense.type.dtype, hr_dense_element(a, i), &out[i]))
           return hr_error(HR_VERIFY_ERROR, "expected an integer tensor");
       *n = (int)cnt;
       return NULL;

@@ -203,63 +203,39 @@ static bool binary_fast_f64(hr_opcode code, const double *x, const double *y, do
   }
 }
 
-/* Fast loops for 32-bit integers (wrapping, computed unsigned); false when `code` has none. */
-static bool binary_fast_i32(hr_opcode code, bool is_signed, const void *xv, const void *yv, void *ov,
-                            int64_t b, int64_t e) {
-  const uint32_t *x = xv, *y = yv;
-  const int32_t *sx = xv, *sy = yv;
-  uint32_t *o = ov;
-  switch (code) {
-    case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;
-    case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;
-    case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;
-    case HR_OP_AND: EW_LOOP(x[i] & y[i]); return true;
-    case HR_OP_OR: EW_LOOP(x[i] | y[i]); return true;
-    case HR_OP_XOR: EW_LOOP(x[i] ^ y[i]); return true;
-    case HR_OP_MAXIMUM:
-      if (is_signed)
-        EW_LOOP(sx[i] >= sy[i] ? x[i] : y[i]);
-      else
-        EW_LOOP(x[i] >= y[i] ? x[i] : y[i]);
-      return true;
-    case HR_OP_MINIMUM:
-      if (is_signed)
-        EW_LOOP(sx[i] <= sy[i] ? x[i] : y[i]);
-      else
-        EW_LOOP(x[i] <= y[i] ? x[i] : y[i]);
-      return true;
-    default: return false;
+/* Fast loops for integers of one width (wrapping, computed unsigned; `S` is the signed type of
+ * the same width for maximum and minimum); false when `code` has none. */
+#define DEFINE_BINARY_FAST_INT(name, U, S)                                                         \
+  static bool name(hr_opcode code, bool is_signed, const void *xv, const void *yv, void *ov, int64_t b, \
+                   int64_t e) {                                                                    \
+    const U *x = xv, *y = yv;                                                                      \
+    const S *sx = xv, *sy = yv;                                                                    \
+    U *o = ov;                                                                                     \
+    switch (code) {                                                                                \
+      case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;                                           \
+      case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;                                      \
+      case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;                                      \
+      case HR_OP_AND: EW_LOOP(x[i] & y[i]); return true;                                           \
+      case HR_OP_OR: EW_LOOP(x[i] | y[i]); return true;                                            \
+      case HR_OP_XOR: EW_LOOP(x[i] ^ y[i]); return true;                                           \
+      case HR_OP_MAXIMUM:                                                                          \
+        if (is_signed)                                                                             \
+          EW_LOOP(sx[i] >= sy[i] ? x[i] : y[i]);                                                   \
+        else                                                                                       \
+          EW_LOOP(x[i] >= y[i] ? x[i] : y[i]);                                                     \
+        return true;                                                                               \
+      case HR_OP_MINIMUM:                                                                          \
+        if (is_signed)                                                                             \
+          EW_LOOP(sx[i] <= sy[i] ? x[i] : y[i]);                                                   \
+        else                                                                                       \
+          EW_LOOP(x[i] <= y[i] ? x[i] : y[i]);                                                     \
+        return true;                                                                               \
+      default: return false;                                                                       \
+    }                                                                                              \
   }
-}
 
-/* Fast loops for 64-bit integers (wrapping, computed unsigned); false when `code` has none. */
-static bool binary_fast_i64(hr_opcode code, bool is_signed, const void *xv, const void *yv, void *ov,
-                            int64_t b, int64_t e) {
-  const uint64_t *x = xv, *y = yv;
-  const int64_t *sx = xv, *sy = yv;
-  uint64_t *o = ov;
-  switch (code) {
-    case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;
-    case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;
-    case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;
-    case HR_OP_AND: EW_LOOP(x[i] & y[i]); return true;
-    case HR_OP_OR: EW_LOOP(x[i] | y[i]); return true;
-    case HR_OP_XOR: EW_LOOP(x[i] ^ y[i]); return true;
-    case HR_OP_MAXIMUM:
-      if (is_signed)
-        EW_LOOP(sx[i] >= sy[i] ? x[i] : y[i]);
-      else
-        EW_LOOP(x[i] >= y[i] ? x[i] : y[i]);
-      return true;
-    case HR_OP_MINIMUM:
-      if (is_signed)
-        EW_LOOP(sx[i] <= sy[i] ? x[i] : y[i]);
-      else
-        EW_LOOP(x[i] <= y[i] ? x[i] : y[i]);
-      return true;
-    default: return false;
-  }
-}
+DEFINE_BINARY_FAST_INT(binary_fast_i32, uint32_t, int32_t)
+DEFINE_BINARY_FAST_INT(binary_fast_i64, uint64_t, int64_t)
 
 #undef EW_LOOP
 

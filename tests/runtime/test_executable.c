@@ -7,6 +7,7 @@
 
 #include "runtime/exec_internal.h"
 #include "test.h"
+#include "same_outputs.h"
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers                                                                                         */
@@ -32,21 +33,6 @@ static hr_tensor *pattern(hr_dtype dtype, int rank, const int64_t *dims, int see
     if (dtype == HR_I64) ((int64_t *)t->data)[i] = v;
   }
   return t;
-}
-
-static bool tensors_identical(const hr_tensor *a, const hr_tensor *b) {
-  hr_tensor_spec sa = {a->dtype, a->shape}, sb = {b->dtype, b->shape};
-  return hr_spec_equal(&sa, &sb) && a->nbytes == b->nbytes && memcmp(a->data, b->data, a->nbytes) == 0;
-}
-
-/* Checks that two result lists are equal bit for bit. */
-static void check_same_outputs(hr_tensor **a, int na, hr_tensor **b, int nb, const char *what) {
-  CHECK_EQ_INT(na, nb);
-  for (int i = 0; i < na && i < nb; i++)
-    if (!tensors_identical(a[i], b[i])) {
-      fprintf(stderr, "%s: output %d differs\n", what, i);
-      test_failures_++;
-    }
 }
 
 /* Runs `text` through the interpreter and as an executable (with `bound` parameters) on the same

@@ -15,6 +15,7 @@
 #include "runtime/elem.h"
 #include "runtime/exec_internal.h"
 #include "test.h"
+#include "same_outputs.h"
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers                                                                                         */
@@ -35,20 +36,6 @@ static hr_tensor *f32_tensor(int rank, const int64_t *dims, int seed) {
   for (int64_t i = 0; t && i < hr_tensor_num_elements(t); i++)
     ((float *)t->data)[i] = (float)((i * 7 + seed * 5) % 13 - 6) * 0.125f;
   return t;
-}
-
-static bool tensors_identical(const hr_tensor *a, const hr_tensor *b) {
-  hr_tensor_spec sa = {a->dtype, a->shape}, sb = {b->dtype, b->shape};
-  return hr_spec_equal(&sa, &sb) && a->nbytes == b->nbytes && memcmp(a->data, b->data, a->nbytes) == 0;
-}
-
-static void check_same_outputs(hr_tensor **a, int na, hr_tensor **b, int nb, const char *what) {
-  CHECK_EQ_INT(na, nb);
-  for (int i = 0; i < na && i < nb; i++)
-    if (!tensors_identical(a[i], b[i])) {
-      fprintf(stderr, "%s: output %d differs\n", what, i);
-      test_failures_++;
-    }
 }
 
 /* Releases the heap backing store of a test weight set. */
