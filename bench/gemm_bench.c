@@ -208,10 +208,10 @@ static void call_ours(void *ctx) {
   gemm_ctx *g = ctx;
   if (g->s->unpacked) {
     hr_status st = hr_gemm_unpacked(g->pool, NULL, g->a, g->s->k, g->s->m, g->s->k, g->b, ldb(g->s), g->s->n,
-                                    g->s->transpose_b, g->c, g->s->n, NULL, NULL);
+                                    g->s->transpose_b, g->c, g->s->n, NULL, NULL, NULL);
     hr_status_free(st);
   } else {
-    hr_gemm(g->pool, g->a, g->s->k, g->s->m, g->packed, g->c, g->s->n, NULL, NULL);
+    hr_gemm(g->pool, g->a, g->s->k, g->s->m, g->packed, g->c, g->s->n, NULL, NULL, NULL);
   }
 }
 

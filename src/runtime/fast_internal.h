@@ -87,6 +87,14 @@ void hr_vm_free(hr_vm *vm);
 hr_status hr_vm_for_op(const hr_allocator *a, hr_opcode code, int n_operands, hr_vm **out);
 /* The region argument the region returns unchanged, or -1 when it computes something. */
 int hr_vm_returned_arg(const hr_vm *vm);
+/* Takes out the chain of adds the program starts with, ((arg0 + x1) + x2) ..., for at most `max`
+ * arguments x with addable[x] (never argument 0), when the rest of the program reads the sum but
+ * neither arg0 nor a partial sum; the rest then reads the sum as argument 0. Returns the number of
+ * adds taken (0: the program is unchanged) and their arguments, in order, in args. A program
+ * left with no instructions (hr_vm_instructions 0) must not be run. */
+int hr_vm_take_leading_adds(hr_vm *vm, const bool *addable, int max, int *args);
+/* The number of instructions. */
+int hr_vm_instructions(const hr_vm *vm);
 /* Operations per element, a transcendental function counting as 8 (for sizing parallel chunks). */
 int64_t hr_vm_cost(const hr_vm *vm);
 /* Scratch bytes one hr_vm_run needs (a multiple of HR_FAST_ALIGN). */

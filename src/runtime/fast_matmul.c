@@ -6,7 +6,10 @@
  * run by hr_gemm_unpacked (f32). The epilogue operands are read per block: argument 0 of the
  * region is the accumulator (C itself, updated in place), a rank-0 operand is a splat, a [N]
  * operand a per-column vector, a full-shape operand (a residual) is read at the block's rows and
- * columns. An identity region (return %acc) needs no epilogue at all. */
+ * columns. An identity region (return %acc) needs no epilogue at all. A region that starts by
+ * adding per-column vectors or full-shape operands to the accumulator (a bias, a residual) has
+ * those adds done by the GEMM as it stores each tile (hr_gemm_addends); the program keeps the
+ * rest, if anything. */
 #include <string.h>
 
 #include "runtime/fast_internal.h"
@@ -19,7 +22,9 @@ typedef struct matmul_kernel {
   hr_gemm_packed_b *packed; /* the fixed right operand; NULL when it changes per run */
   bool transpose_b;
   int64_t m, k, n;
-  hr_vm *vm; /* NULL: the region is the identity */
+  hr_vm *vm; /* NULL: nothing left to do after the addends */
+  int n_addends;
+  int addend_args[HR_GEMM_MAX_ADDENDS]; /* region arguments added by the GEMM, in order */
   int n_epilogue;
   epilogue_kind kinds[HR_VM_MAX_ARGS]; /* of operands 2, 3, ... */
   size_t worker_scratch;
@@ -61,15 +66,20 @@ static hr_status matmul_run(const hr_fast_kernel *base, hr_tensor *const *operan
   const matmul_kernel *k = (const matmul_kernel *)base;
   matmul_job j = {.k = k, .scratch = scratch};
   for (int i = 0; i < k->n_epilogue; i++) j.operand[i] = operands[i + 2]->data;
+  hr_gemm_addends add = {.n = k->n_addends};
+  for (int i = 0; i < k->n_addends; i++) {
+    int e = k->addend_args[i] - 1; /* region argument r is epilogue operand r - 1 */
+    add.a[i] = (hr_gemm_addend){j.operand[e], k->kinds[e] == EP_FULL ? k->n : 0};
+  }
   hr_gemm_epilogue_fn ep = k->vm ? epilogue_block : NULL;
   const float *a = operands[0]->data;
   float *c = results[0]->data;
   if (k->packed) {
-    hr_gemm(base->pool, a, k->k, k->m, k->packed, c, k->n, ep, &j);
+    hr_gemm(base->pool, a, k->k, k->m, k->packed, c, k->n, &add, ep, &j);
     return NULL;
   }
   return hr_gemm_unpacked(base->pool, base->allocator, a, k->k, k->m, k->k, operands[1]->data,
-                          k->transpose_b ? k->k : k->n, k->n, k->transpose_b, c, k->n, ep, &j);
+                          k->transpose_b ? k->k : k->n, k->n, k->transpose_b, c, k->n, &add, ep, &j);
 }
 
 static void matmul_destroy(hr_fast_kernel *base) {
@@ -115,13 +125,17 @@ static bool check_shapes(matmul_kernel *k, const hr_op *op, const hr_tensor *con
   return true;
 }
 
-/* Compiles the epilogue region; false when unsupported. An identity region leaves k->vm NULL. */
+/* Compiles the epilogue region and hands its leading bias/residual adds to the GEMM; false when
+ * unsupported. An identity region, or one that only adds, leaves k->vm NULL. */
 static hr_status compile_epilogue(const hr_fast_env *env, matmul_kernel *k, const hr_op *op, bool *ok) {
   *ok = false;
   if (op->regions[0].n_args != op->n_operands - 1) return NULL;
   HR_TRY(hr_vm_compile(env->allocator, &op->regions[0], &k->vm));
   if (!k->vm) return NULL;
-  if (hr_vm_returned_arg(k->vm) == 0) {
+  bool addable[HR_VM_MAX_ARGS] = {false};
+  for (int i = 0; i < k->n_epilogue; i++) addable[i + 1] = k->kinds[i] != EP_SCALAR;
+  k->n_addends = hr_vm_take_leading_adds(k->vm, addable, HR_GEMM_MAX_ADDENDS, k->addend_args);
+  if (hr_vm_returned_arg(k->vm) == 0 || hr_vm_instructions(k->vm) == 0) {
     hr_vm_free(k->vm);
     k->vm = NULL;
   }

@@ -695,6 +695,54 @@ hr_status hr_vm_for_op(const hr_allocator *a, hr_opcode code, int n_operands, hr
   return NULL;
 }
 
+/* What a temporary holds while the leading adds are taken out (hr_vm_take_leading_adds). */
+typedef enum chain_temp { TEMP_OTHER, TEMP_PARTIAL, TEMP_SUM } chain_temp;
+
+int hr_vm_take_leading_adds(hr_vm *vm, const bool *addable, int max, int *args) {
+  if (vm->n_temps > 64) return 0;
+  chain_temp temps[64] = {TEMP_OTHER};
+  vm_src sum = {SRC_ARG, 0, 0.0f}; /* the running sum: argument 0 first */
+  int n = 0;
+  bool done = false;
+  while (n < max && n < vm->n_instrs && !done) {
+    const vm_instr *in = &vm->instrs[n];
+    vm_src other;
+    if (in->op != VM_ADD || !reads_and(in, &sum, &other) || other.kind != SRC_ARG || other.index == 0 ||
+        !addable[other.index])
+      break;
+    args[n++] = other.index;
+    if (sum.kind == SRC_TEMP) temps[sum.index] = TEMP_PARTIAL;
+    done = in->dst == VM_OUT;
+    if (!done) {
+      sum = (vm_src){SRC_TEMP, in->dst, 0.0f};
+      temps[in->dst] = TEMP_SUM;
+    }
+  }
+  if (n == 0) return 0;
+  /* The rest may read the sum (now argument 0, which the caller makes hold it) but neither the
+   * plain argument 0 nor a partial sum; check before changing anything. */
+  chain_temp state[64];
+  for (int pass = 0; pass < 2; pass++) {
+    memcpy(state, temps, sizeof state);
+    for (int i = n; i < vm->n_instrs; i++) {
+      vm_instr *in = &vm->instrs[i];
+      for (int j = 0; j < in->n_src; j++) {
+        vm_src *s = &in->src[j];
+        if (s->kind == SRC_ARG && s->index == 0) return 0;
+        if (s->kind != SRC_TEMP) continue;
+        if (state[s->index] == TEMP_PARTIAL) return 0;
+        if (state[s->index] == TEMP_SUM && pass == 1) *s = (vm_src){SRC_ARG, 0, 0.0f};
+      }
+      if (in->dst != VM_OUT) state[in->dst] = TEMP_OTHER;
+    }
+  }
+  memmove(vm->instrs, vm->instrs + n, (size_t)(vm->n_instrs - n) * sizeof(vm_instr));
+  vm->n_instrs -= n;
+  return n;
+}
+
+int hr_vm_instructions(const hr_vm *vm) { return vm->n_instrs; }
+
 int hr_vm_returned_arg(const hr_vm *vm) {
   return vm->n_instrs == 1 && vm->instrs[0].op == VM_COPY ? vm->returned_arg : -1;
 }

@@ -178,6 +178,7 @@ typedef struct gemm_job {
   const hr_gemm_packed_b *b;
   float *c;
   int64_t ldc;
+  hr_gemm_addends addends; /* n == 0: none */
   hr_gemm_epilogue_fn epilogue;
   void *epilogue_ctx;
   const hr_gemm_kernels *kernels;
@@ -236,8 +237,31 @@ static hr_gemm_prefetch next_group(const gemm_job *j, int64_t item, int64_t row0
   return (hr_gemm_prefetch){j->a + next_row * j->lda + k0, j->lda, kc * (int64_t)sizeof(float), (int)count};
 }
 
+/* The addends of the row group starting at `row` and the panels starting at column `col`. */
+static hr_gemm_tile_addends tile_addends(const gemm_job *j, int64_t row, int64_t col) {
+  hr_gemm_tile_addends t = {.n = j->addends.n};
+  for (int i = 0; i < t.n; i++) {
+    const hr_gemm_addend *a = &j->addends.a[i];
+    t.a[i] = (hr_gemm_addend){a->p + row * a->ld + col, a->ld};
+  }
+  return t;
+}
+
+/* C = the addends alone (K == 0: the product is zero). */
+static void store_addends_only(const gemm_job *j, float *c, int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+  for (int64_t r = 0; r < rows; r++) {
+    float *crow = c + r * j->ldc;
+    memset(crow, 0, (size_t)cols * sizeof(float));
+    for (int i = 0; i < j->addends.n; i++) {
+      const hr_gemm_addend *a = &j->addends.a[i];
+      for (int64_t q = 0; q < cols; q++) crow[q] += a->p[(row0 + r) * a->ld + col0 + q];
+    }
+  }
+}
+
 /* Computes one item: for each K block and each MR-row group, packs the A panel and runs the
- * microkernels across the item's panels; then the epilogue on the finished block. */
+ * microkernels across the item's panels (adding the addends in the last K block); then the
+ * epilogue on the finished block. */
 static void gemm_item(const gemm_job *j, int64_t item, int worker) {
   const hr_gemm_packed_b *b = j->b;
   int64_t row0 = (item % j->row_items) * j->row_groups * HR_GEMM_MR;
@@ -260,11 +284,13 @@ static void gemm_item(const gemm_job *j, int64_t item, int worker) {
       int rr = rows - r < HR_GEMM_MR ? (int)(rows - r) : HR_GEMM_MR;
       j->kernels->pack_a(j->a + (row0 + r) * j->lda + k0, j->lda, rr, kc, &apanel);
       hr_gemm_prefetch next = next_group(j, item, row0, rows, kb, r);
-      j->kernels->panels(rr, steps, &apanel, bblock, panels, last_cols, c + r * j->ldc, j->ldc, kb > 0, &next);
+      hr_gemm_tile_addends add = tile_addends(j, row0 + r, col0);
+      bool final = kb + 1 == b->k_blocks && add.n > 0;
+      j->kernels->panels(rr, steps, &apanel, bblock, panels, last_cols, c + r * j->ldc, j->ldc, kb > 0,
+                         final ? &add : NULL, &next);
     }
   }
-  if (b->k_blocks == 0)
-    for (int64_t r = 0; r < rows; r++) memset(c + r * j->ldc, 0, (size_t)cols * sizeof(float));
+  if (b->k_blocks == 0) store_addends_only(j, c, row0, rows, col0, cols);
   if (j->epilogue) j->epilogue(j->epilogue_ctx, c, j->ldc, row0, rows, col0, cols, worker);
 }
 
@@ -295,10 +321,11 @@ static void gemm_participant(void *ctx, int64_t begin, int64_t end, int worker) 
 }
 
 void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const hr_gemm_packed_b *b, float *c,
-             int64_t ldc, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+             int64_t ldc, const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
   if (m <= 0 || b->n == 0) return;
   gemm_job j = {.a = a, .lda = lda, .m = m, .b = b, .c = c, .ldc = ldc, .epilogue = epilogue,
                 .epilogue_ctx = epilogue_ctx, .kernels = select_kernels(b->precision)};
+  if (addends) j.addends = *addends;
   j.threads = hr_threadpool_size(pool);
   plan_items(&j, j.threads);
   j.items = j.row_items * ((b->n_panels + j.col_panels - 1) / j.col_panels);
@@ -308,7 +335,7 @@ void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const 
 
 hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,
                            int64_t k, const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
-                           hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+                           const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
   if (m < 0) return hr_error(HR_INVALID_ARGUMENT, "gemm: negative M %lld", (long long)m);
   if (m > 0 && k > 0 && (!A || lda < k))
     return hr_error(HR_INVALID_ARGUMENT, "gemm: A is NULL or its leading dimension %lld is below K = %lld",
@@ -318,7 +345,7 @@ hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const flo
                     (long long)ldc, (long long)n);
   hr_gemm_packed_b *packed;
   HR_TRY(hr_gemm_pack_b(a, b, ldb, k, n, transpose_b, HR_GEMM_F32, &packed));
-  hr_gemm(pool, A, lda, m, packed, c, ldc, epilogue, epilogue_ctx);
+  hr_gemm(pool, A, lda, m, packed, c, ldc, addends, epilogue, epilogue_ctx);
   hr_gemm_packed_b_free(packed);
   return NULL;
 }

@@ -1,5 +1,5 @@
 /* AVX-512 GEMM kernels (gemm_internal.h): the 14 x 32 register-blocked microkernels for f32
- * (vfmadd231ps) and bf16 (vdpbf16ps), A-panel packing, and the 16 x 16 transposes that pack a
+ * (vfmadd231ps) and bf16 (vdpbf16ps) with the addends applied before the store, A-panel packing, and the 16 x 16 transposes that pack a
  * transposed B. Every function carries its own target attribute; the library is built without
  * -march flags and calls these only after checking the CPU (gemm.c). */
 #include <immintrin.h>
@@ -81,6 +81,29 @@ HR_INLINE_F32 void tile_init(tile_acc *t, const int rows, const float *c, int64_
   }
 }
 
+/* Adds the addends to a tile (columns col0 .. col0 + 31 of them), one after the other. */
+HR_INLINE_F32 void tile_add(tile_acc *t, const int rows, const hr_gemm_tile_addends *add, int64_t col0, __mmask16 m0,
+                            __mmask16 m1) {
+  for (int k = 0; k < add->n; k++) {
+    const float *p = add->a[k].p + col0;
+    int64_t ld = add->a[k].ld;
+    if (ld == 0) { /* one row for every row */
+      __m512 lo = _mm512_maskz_loadu_ps(m0, p), hi = _mm512_maskz_loadu_ps(m1, p + 16);
+      HR_UNROLL_ROWS
+      for (int i = 0; i < rows; i++) {
+        t->lo[i] = _mm512_add_ps(t->lo[i], lo);
+        t->hi[i] = _mm512_add_ps(t->hi[i], hi);
+      }
+    } else {
+      HR_UNROLL_ROWS
+      for (int i = 0; i < rows; i++) {
+        t->lo[i] = _mm512_add_ps(t->lo[i], _mm512_maskz_loadu_ps(m0, p + i * ld));
+        t->hi[i] = _mm512_add_ps(t->hi[i], _mm512_maskz_loadu_ps(m1, p + i * ld + 16));
+      }
+    }
+  }
+}
+
 /* Stores the valid columns of a tile to C. */
 HR_INLINE_F32 void tile_store(const tile_acc *t, const int rows, float *c, int64_t ldc, __mmask16 m0, __mmask16 m1) {
   HR_UNROLL_ROWS
@@ -94,7 +117,8 @@ HR_INLINE_F32 void tile_store(const tile_acc *t, const int rows, float *c, int64
 
 /* One tile: for every k, two B vectors times `rows` broadcast A elements, two FMAs per row. */
 HR_INLINE_F32 void tile_f32(const int rows, int64_t steps, const float *a, const float *b, float *c, int64_t ldc,
-                            int cols, bool accumulate, line_cursor *next, int64_t next_lines) {
+                            int cols, bool accumulate, const hr_gemm_tile_addends *add, int64_t col0,
+                            line_cursor *next, int64_t next_lines) {
   __mmask16 m0 = low_mask(cols), m1 = high_mask(cols);
   tile_acc t;
   tile_init(&t, rows, c, ldc, m0, m1, accumulate);
@@ -108,19 +132,21 @@ HR_INLINE_F32 void tile_f32(const int rows, int64_t steps, const float *a, const
       t.hi[i] = _mm512_fmadd_ps(av, b1, t.hi[i]);
     }
   }
+  if (add) tile_add(&t, rows, add, col0, m0, m1);
   tile_store(&t, rows, c, ldc, m0, m1);
 }
 
 /* The tiles of one row group across consecutive panels, for a compile-time row count. */
 HR_INLINE_F32 void panels_f32_rows(const int rows, int64_t steps, const void *a, const void *b,
                                    int64_t panels, int last_cols, float *c, int64_t ldc, bool accumulate,
-                                   const hr_gemm_prefetch *next) {
+                                   const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next) {
   const float *af = a, *bf = b;
   line_cursor cursor = cursor_start(next);
   int64_t share = (cursor_lines(next) + panels - 1) / panels;
   for (int64_t p = 0; p < panels; p++) {
     int cols = p + 1 < panels ? HR_GEMM_NR : last_cols;
-    tile_f32(rows, steps, af, bf + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate, &cursor, share);
+    tile_f32(rows, steps, af, bf + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate, add,
+             p * HR_GEMM_NR, &cursor, share);
   }
 }
 
@@ -129,8 +155,8 @@ HR_INLINE_F32 void panels_f32_rows(const int rows, int64_t steps, const void *a,
  * single generic copy by the compiler). */
 #define HR_PANELS_PARAMS                                                                                           \
   int64_t steps, const void *a, const void *b, int64_t panels, int last_cols, float *c, int64_t ldc,              \
-      bool accumulate, const hr_gemm_prefetch *next
-#define HR_PANELS_ARGS steps, a, b, panels, last_cols, c, ldc, accumulate, next
+      bool accumulate, const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next
+#define HR_PANELS_ARGS steps, a, b, panels, last_cols, c, ldc, accumulate, add, next
 typedef void (*panels_fn)(HR_PANELS_PARAMS);
 
 #define HR_DEFINE_PANELS(target, name, rows) \
@@ -176,7 +202,8 @@ HR_TARGET_F32 static void pack_a_f32(const float *a, int64_t lda, int rows, int6
 
 /* One tile: for every pair of k, two B vectors of bf16 pairs times `rows` broadcast A pairs. */
 HR_INLINE_BF16 void tile_bf16(const int rows, int64_t steps, const uint32_t *a, const uint32_t *b, float *c,
-                              int64_t ldc, int cols, bool accumulate, line_cursor *next, int64_t next_lines) {
+                              int64_t ldc, int cols, bool accumulate, const hr_gemm_tile_addends *add, int64_t col0,
+                              line_cursor *next, int64_t next_lines) {
   __mmask16 m0 = low_mask(cols), m1 = high_mask(cols);
   tile_acc t;
   tile_init(&t, rows, c, ldc, m0, m1, accumulate);
@@ -191,19 +218,20 @@ HR_INLINE_BF16 void tile_bf16(const int rows, int64_t steps, const uint32_t *a, 
       t.hi[i] = _mm512_dpbf16_ps(t.hi[i], av, b1);
     }
   }
+  if (add) tile_add(&t, rows, add, col0, m0, m1);
   tile_store(&t, rows, c, ldc, m0, m1);
 }
 
 HR_INLINE_BF16 void panels_bf16_rows(const int rows, int64_t steps, const void *a, const void *b,
                                      int64_t panels, int last_cols, float *c, int64_t ldc, bool accumulate,
-                                     const hr_gemm_prefetch *next) {
+                                     const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next) {
   const uint32_t *aw = a, *bw = b;
   line_cursor cursor = cursor_start(next);
   int64_t share = (cursor_lines(next) + panels - 1) / panels;
   for (int64_t p = 0; p < panels; p++) {
     int cols = p + 1 < panels ? HR_GEMM_NR : last_cols;
-    tile_bf16(rows, steps, aw, bw + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate, &cursor,
-              share);
+    tile_bf16(rows, steps, aw, bw + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate, add,
+              p * HR_GEMM_NR, &cursor, share);
   }
 }
 

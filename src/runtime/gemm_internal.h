@@ -58,16 +58,24 @@ typedef struct hr_gemm_prefetch {
   int rows;
 } hr_gemm_prefetch;
 
+/* The addends (hr_gemm_addends) of one row group of a final K block, each pointing at the group's
+ * first row and the first panel's first column. */
+typedef struct hr_gemm_tile_addends {
+  int n;
+  hr_gemm_addend a[HR_GEMM_MAX_ADDENDS];
+} hr_gemm_tile_addends;
+
 /* The kernels for one precision on one CPU. */
 typedef struct hr_gemm_kernels {
   /* Copies rows x kc of A (row stride lda) into the A panel `dst` (rows HR_GEMM_A_STRIDE words
    * apart), converting to bf16 pairs for the bf16 kernels. rows <= MR, kc <= the K block. */
   void (*pack_a)(const float *a, int64_t lda, int rows, int64_t kc, void *dst);
   /* C tiles for `panels` consecutive B panels (each steps x NR words, 64-byte aligned): C[rows x
-   * cols] = A panel . B, plus the old C when `accumulate`. Every panel but the last is NR columns
-   * wide; the last has `last_cols` (1..NR) columns. rows is 1..MR. */
+   * cols] = A panel . B, plus the old C when `accumulate`, then plus the addends (NULL: none).
+   * Every panel but the last is NR columns wide; the last has `last_cols` (1..NR) columns. rows
+   * is 1..MR. */
   void (*panels)(int rows, int64_t steps, const void *a, const void *b, int64_t panels, int last_cols, float *c,
-                 int64_t ldc, bool accumulate, const hr_gemm_prefetch *next);
+                 int64_t ldc, bool accumulate, const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next);
 } hr_gemm_kernels;
 
 /* The AVX-512 kernels (AVX512F; AVX512_BF16 for bf16). Call only when the CPU has them. */

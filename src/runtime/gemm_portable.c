@@ -10,7 +10,7 @@ static void pack_a_portable(const float *a, int64_t lda, int rows, int64_t kc, v
 
 /* One tile, accumulated in a local array row by row so the compiler can vectorize across columns. */
 static void tile_portable(int rows, int64_t steps, const float *a, const float *b, float *c, int64_t ldc, int cols,
-                          bool accumulate) {
+                          bool accumulate, const hr_gemm_tile_addends *add, int64_t col0) {
   for (int i = 0; i < rows; i++) {
     float acc[HR_GEMM_NR] = {0};
     const float *arow = a + i * HR_GEMM_A_STRIDE;
@@ -18,15 +18,19 @@ static void tile_portable(int rows, int64_t steps, const float *a, const float *
       for (int j = 0; j < HR_GEMM_NR; j++) acc[j] += arow[s] * b[s * HR_GEMM_NR + j];
     float *crow = c + i * ldc;
     for (int j = 0; j < cols; j++) crow[j] = accumulate ? crow[j] + acc[j] : acc[j];
+    for (int t = 0; add && t < add->n; t++)
+      for (int j = 0; j < cols; j++) crow[j] += add->a[t].p[i * add->a[t].ld + col0 + j];
   }
 }
 
 static void panels_portable(int rows, int64_t steps, const void *a, const void *b, int64_t panels,
-                            int last_cols, float *c, int64_t ldc, bool accumulate, const hr_gemm_prefetch *next) {
+                            int last_cols, float *c, int64_t ldc, bool accumulate, const hr_gemm_tile_addends *add,
+                            const hr_gemm_prefetch *next) {
   const float *af = a, *bf = b;
   for (int64_t p = 0; p < panels; p++) {
     int cols = p + 1 < panels ? HR_GEMM_NR : last_cols;
-    tile_portable(rows, steps, af, bf + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate);
+    tile_portable(rows, steps, af, bf + p * steps * HR_GEMM_NR, c + p * HR_GEMM_NR, ldc, cols, accumulate, add,
+                  p * HR_GEMM_NR);
   }
 }
 

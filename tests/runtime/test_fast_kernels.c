@@ -181,6 +181,30 @@ static const epilogue kEpilogues[] = {
      {1, 2},
      "    %h = stablehlo.add %acc, %x0 : tensor<f32>\n"
      "    %r = stablehlo.add %x1, %h : tensor<f32>\n"},
+    /* Leading adds go to the GEMM's store (hr_gemm_addends) unless the rest reads the plain
+     * accumulator or a partial sum. */
+    {"bias", 1, {1}, "    %r = stablehlo.add %acc, %x0 : tensor<f32>\n"},
+    {"residual_then_bias",
+     2,
+     {2, 1},
+     "    %h = stablehlo.add %x0, %acc : tensor<f32>\n"
+     "    %r = stablehlo.add %h, %x1 : tensor<f32>\n"},
+    {"bias_squared",
+     1,
+     {1},
+     "    %h = stablehlo.add %acc, %x0 : tensor<f32>\n"
+     "    %r = stablehlo.multiply %h, %h : tensor<f32>\n"},
+    {"bias_times_acc",
+     1,
+     {1},
+     "    %h = stablehlo.add %acc, %x0 : tensor<f32>\n"
+     "    %r = stablehlo.multiply %h, %acc : tensor<f32>\n"},
+    {"partial_sum_reused",
+     2,
+     {1, 2},
+     "    %h = stablehlo.add %acc, %x0 : tensor<f32>\n"
+     "    %g = stablehlo.add %h, %x1 : tensor<f32>\n"
+     "    %r = stablehlo.multiply %g, %h : tensor<f32>\n"},
     {"scalar_relu_clamp",
      3,
      {0, 1, 2},
@@ -240,7 +264,7 @@ static double matmul_case(int lead_rank, const int64_t *lead, int64_t k, int64_t
 
 TEST(matmul_shapes_and_epilogues) {
   const int64_t shapes[][3] = {{1, 1, 1},      {3, 5, 7},       {17, 33, 15}, {14, 256, 32},
-                               {64, 256, 256}, {29, 100, 1030}, {2, 0, 5}};
+                               {64, 256, 256}, {29, 100, 1030}, {2, 0, 5},   {20, 600, 70}};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
     for (size_t ep = 0; ep < sizeof kEpilogues / sizeof kEpilogues[0]; ep++) {
       int64_t lead[1] = {shapes[s][0]};
@@ -254,7 +278,7 @@ TEST(matmul_rank3_and_runtime_weights) {
   int64_t lead[2] = {3, 21};
   matmul_case(2, lead, 64, 48, false, false, &kEpilogues[3], false, 1e-4, 7);
   matmul_case(2, lead, 64, 48, true, false, &kEpilogues[2], false, 1e-4, 8);
-  matmul_case(2, lead, 64, 48, false, true, &kEpilogues[4], false, 1e-4, 9);
+  matmul_case(2, lead, 64, 48, false, true, &kEpilogues[sizeof kEpilogues / sizeof kEpilogues[0] - 1], false, 1e-4, 9);
 }
 
 /* The bf16 error bound: each input rounds with relative error <= 2^-9, so each product with

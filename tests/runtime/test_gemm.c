@@ -96,7 +96,7 @@ static float *run_gemm(const problem *p, hr_threadpool *pool, hr_gemm_precision 
     return NULL;
   }
   float *c = alloc_c(p);
-  hr_gemm(pool, p->a, p->lda, p->m, packed, c, p->ldc, epilogue, ctx);
+  hr_gemm(pool, p->a, p->lda, p->m, packed, c, p->ldc, NULL, epilogue, ctx);
   hr_gemm_packed_b_free(packed);
   return c;
 }
@@ -180,7 +180,7 @@ static void check_epilogue_run(const problem *p, hr_threadpool *pool, const floa
   if (!packed) return;
   float *c = alloc_c(p);
   epilogue_record r = {p, c, calloc((size_t)(p->m * p->n + 1), sizeof(int)), hr_threadpool_size(pool), 0};
-  hr_gemm(pool, p->a, p->lda, p->m, packed, c, p->ldc, record_epilogue, &r);
+  hr_gemm(pool, p->a, p->lda, p->m, packed, c, p->ldc, NULL, record_epilogue, &r);
   CHECK_EQ_INT(r.bad_calls, 0);
   int wrong_visits = 0, wrong_values = 0;
   for (int64_t i = 0; i < p->m; i++) {
@@ -273,7 +273,7 @@ typedef struct concurrent_call {
 static void *concurrent_main(void *arg) {
   concurrent_call *call = arg;
   for (int rep = 0; rep < 4; rep++)
-    hr_gemm(NULL, call->p->a, call->p->lda, call->p->m, call->packed, call->c, call->p->ldc, NULL, NULL);
+    hr_gemm(NULL, call->p->a, call->p->lda, call->p->m, call->packed, call->c, call->p->ldc, NULL, NULL, NULL);
   return NULL;
 }
 
@@ -354,18 +354,85 @@ static void check_kernel_table(const hr_gemm_kernels *kern) {
     problem q = p;
     q.m = rows;
     kern->pack_a(p.a, p.lda, rows, p.k, &apanel);
-    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), c, p.ldc, false,
+    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), c, p.ldc, false, NULL,
                  &next);
     CHECK(max_rel_error(&q, c, false) <= f32_tolerance(p.k));
     /* Accumulating adds the same product again. */
-    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), c, p.ldc, true,
+    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), c, p.ldc, true, NULL,
                  &next);
     for (int64_t i = 0; i < rows * p.ldc; i++) c[i] *= 0.5f;
     CHECK(max_rel_error(&q, c, false) <= f32_tolerance(p.k));
+    /* Addends: the product plus a column addend plus a full one, rounded in that order. */
+    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), c, p.ldc, false, NULL,
+                 &next);
+    float *with = alloc_c(&p), *full = alloc_floats(HR_GEMM_MR * p.n);
+    fill_random(full, HR_GEMM_MR * p.n, 5);
+    hr_gemm_tile_addends add = {2, {{p.b, 0}, {full, p.n}}}; /* B's first row serves as the column addend */
+    kern->panels(rows, p.k, &apanel, packed->data, packed->n_panels, (int)(p.n - HR_GEMM_NR), with, p.ldc, false,
+                 &add, &next);
+    bool same = true;
+    for (int i = 0; i < rows; i++)
+      for (int64_t j = 0; j < p.n; j++) {
+        float want = c[i * p.ldc + j] + p.b[j];
+        want += full[i * p.n + j];
+        same &= memcmp(&want, &with[i * p.ldc + j], sizeof want) == 0;
+      }
+    CHECK(same);
+    free(with);
+    free(full);
   }
   free(c);
   hr_gemm_packed_b_free(packed);
   free_problem(&p);
+}
+
+/* With addends, C equals the plain product with each addend then added in f32, in order, bit for
+ * bit: every shape class (partial tiles, several K blocks, K = 0), column and full addends in both
+ * orders, f32 and bf16, one thread and the pool. */
+static void check_addends(int64_t m, int64_t n, int64_t k, hr_gemm_precision precision, hr_threadpool *pool) {
+  problem p = make_problem(m, n, k, 3, false, (uint32_t)(m + 7 * n + 11 * k));
+  float *column = alloc_floats(n), *full = alloc_floats(m * (n + 5));
+  fill_random(column, n, 3);
+  fill_random(full, m * (n + 5), 4);
+  hr_gemm_packed_b *packed = NULL;
+  CHECK_OK(hr_gemm_pack_b(NULL, p.b, p.ldb, p.k, p.n, false, precision, &packed));
+  const hr_gemm_addend col = {column, 0}, all = {full, n + 5};
+  const hr_gemm_addends cases[] = {{1, {col}}, {1, {all}}, {2, {col, all}}, {2, {all, col}}};
+  float *plain = alloc_c(&p);
+  if (packed) hr_gemm(pool, p.a, p.lda, p.m, packed, plain, p.ldc, NULL, NULL, NULL);
+  for (size_t t = 0; packed && t < sizeof cases / sizeof cases[0]; t++) {
+    float *c = alloc_c(&p);
+    hr_gemm(pool, p.a, p.lda, p.m, packed, c, p.ldc, &cases[t], NULL, NULL);
+    bool same = padding_untouched(&p, c);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < n; j++) {
+        float want = plain[i * p.ldc + j];
+        for (int q = 0; q < cases[t].n; q++) want += cases[t].a[q].p[i * cases[t].a[q].ld + j];
+        same &= memcmp(&want, &c[i * p.ldc + j], sizeof want) == 0;
+      }
+    if (!same)
+      fprintf(stderr, "addends case %zu wrong: m=%lld n=%lld k=%lld %s\n", t, (long long)m, (long long)n, (long long)k,
+              precision == HR_GEMM_BF16 ? "bf16" : "f32");
+    CHECK(same);
+    free(c);
+  }
+  free(plain);
+  hr_gemm_packed_b_free(packed);
+  free(column);
+  free(full);
+  free_problem(&p);
+}
+
+TEST(addends_are_added_in_order) {
+  hr_threadpool *pool = NULL;
+  CHECK_OK(hr_threadpool_create(NULL, 3, &pool));
+  static const int64_t shapes[][3] = {{1, 1, 1}, {13, 31, 5}, {15, 33, 256}, {29, 70, 600}, {40, 64, 0}, {3, 100, 513}};
+  for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, NULL);
+    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, pool);
+    if (hr_gemm_supported(HR_GEMM_BF16)) check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_BF16, pool);
+  }
+  hr_threadpool_free(pool);
 }
 
 TEST(kernel_tables) {
@@ -379,7 +446,7 @@ TEST(unpacked_matches_packed) {
   for (int t = 0; t < 2; t++) {
     problem p = make_problem(256, 64, 256, 3, t == 1, 21);
     float *expected = run_gemm(&p, NULL, HR_GEMM_F32, NULL, NULL), *c = alloc_c(&p);
-    CHECK_OK(hr_gemm_unpacked(pool, NULL, p.a, p.lda, p.m, p.k, p.b, p.ldb, p.n, t == 1, c, p.ldc, NULL, NULL));
+    CHECK_OK(hr_gemm_unpacked(pool, NULL, p.a, p.lda, p.m, p.k, p.b, p.ldb, p.n, t == 1, c, p.ldc, NULL, NULL, NULL));
     CHECK(expected && memcmp(c, expected, (size_t)(p.m * p.ldc) * sizeof(float)) == 0);
     free(expected);
     free(c);
@@ -404,10 +471,10 @@ TEST(invalid_arguments) {
   s = hr_gemm_pack_b(NULL, x, 4, INT64_MAX / 2, INT64_MAX / 2, false, HR_GEMM_F32, &packed);
   CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
   hr_status_free(s);
-  s = hr_gemm_unpacked(NULL, NULL, x, 1, 2, 2, x, 2, 2, false, x, 2, NULL, NULL); /* lda < k */
+  s = hr_gemm_unpacked(NULL, NULL, x, 1, 2, 2, x, 2, 2, false, x, 2, NULL, NULL, NULL); /* lda < k */
   CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
   hr_status_free(s);
-  s = hr_gemm_unpacked(NULL, NULL, x, 2, 2, 2, x, 2, 2, false, x, 1, NULL, NULL); /* ldc < n */
+  s = hr_gemm_unpacked(NULL, NULL, x, 2, 2, 2, x, 2, 2, false, x, 1, NULL, NULL, NULL); /* ldc < n */
   CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
   hr_status_free(s);
 }
@@ -423,6 +490,7 @@ int main(void) {
   RUN(concurrent_calls_share_packed_b);
   RUN(bf16_matches_rounded_reference);
   RUN(bf16_error_vs_f32_is_bounded);
+  RUN(addends_are_added_in_order);
   RUN(kernel_tables);
   RUN(unpacked_matches_packed);
   RUN(invalid_arguments);
