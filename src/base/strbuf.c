@@ -46,6 +46,8 @@ static bool reserve(hr_strbuf *sb, size_t extra) {
   return true;
 }
 
+bool hr_strbuf_reserve(hr_strbuf *sb, size_t extra) { return reserve(sb, extra); }
+
 void hr_strbuf_append(hr_strbuf *sb, const char *s, size_t len) {
   if (!reserve(sb, len)) return;
   memcpy(sb->data + sb->len, s, len);

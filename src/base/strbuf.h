@@ -21,6 +21,9 @@ void hr_strbuf_append(hr_strbuf *sb, const char *s, size_t len);
 void hr_strbuf_puts(hr_strbuf *sb, const char *s);
 void hr_strbuf_putc(hr_strbuf *sb, char c);
 void hr_strbuf_printf(hr_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Makes room for `extra` more bytes now (one allocation instead of repeated doubling while a
+ * large text is appended); false (and the buffer marked failed) when out of memory. */
+bool hr_strbuf_reserve(hr_strbuf *sb, size_t extra);
 /* Returns an out-of-memory status when any append failed, else NULL. */
 hr_status hr_strbuf_status(const hr_strbuf *sb);
 

@@ -601,6 +601,15 @@ hr_status srv_predict_encode(const srv_signature *sig, srv_predict_format format
                              int n_outputs, hr_strbuf *sb) {
   if (n_outputs != sig->n_outputs || n_outputs == 0)
     return hr_error(HR_INTERNAL, "the model returned %d outputs, its signature has %d", n_outputs, sig->n_outputs);
+  /* Room for the usual text at once: about 12 bytes per float ("-0.123456789," is the longest
+   * common form), a few per integer or boolean. */
+  size_t estimate = 64;
+  for (int i = 0; i < n_outputs; i++) {
+    int64_t n = hr_tensor_num_elements(outputs[i]);
+    size_t per = hr_dtype_is_float(outputs[i]->dtype) || hr_dtype_is_complex(outputs[i]->dtype) ? 12 : 4;
+    if (n > 0 && (uint64_t)n < (SIZE_MAX / 4 - estimate) / per) estimate += (size_t)n * per;
+  }
+  if (!hr_strbuf_reserve(sb, estimate)) return hr_strbuf_status(sb);
   if (format == SRV_FORMAT_ROW) {
     HR_TRY(encode_rows(sig, outputs, sb));
   } else {

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/numeric.h"
 #include "base/strbuf.h"
 #include "server/json.h"
 #include "server/predict.h"
@@ -179,6 +180,66 @@ TEST(float_formatting_round_trips) {
     memcpy(&back_bits, &back, 4);
     CHECK_EQ_INT(back_bits, bits);
   }
+  hr_strbuf_free(&sb);
+}
+
+/* The definition of the text, done the slow way: the fewest "%.*g" digits, from `digits` up to
+ * `max_digits`, whose text reads back (strtod, then rounded to the type) as `bits`. */
+static void reference_text(hr_dtype t, uint64_t bits, char *out, size_t cap) {
+  double v = t == HR_F32 ? hr_bits_f32((uint32_t)bits) : t == HR_F16 ? hr_f16_to_f64((uint16_t)bits)
+                                                                     : hr_bf16_to_f64((uint16_t)bits);
+  int digits = t == HR_F32 ? 6 : 1, max_digits = t == HR_F32 ? 9 : t == HR_F16 ? 5 : 4;
+  if (isnan(v) || isinf(v)) {
+    snprintf(out, cap, "%s", isnan(v) ? "NaN" : v < 0 ? "-Infinity" : "Infinity");
+    return;
+  }
+  for (;; digits++) {
+    snprintf(out, cap, "%.*g", digits, v);
+    double back = strtod(out, NULL);
+    uint64_t got = t == HR_F32 ? hr_f32_bits(strtof(out, NULL)) : t == HR_F16 ? hr_f64_to_f16(back) : hr_f64_to_bf16(back);
+    if (got == bits || digits == max_digits) break;
+  }
+  if (!strpbrk(out, ".eIN")) strncat(out, ".0", cap - strlen(out) - 1);
+}
+
+/* Checks one pattern against the reference; returns whether they agree. */
+static bool same_as_reference(hr_strbuf *sb, hr_dtype t, uint64_t bits) {
+  char want[48];
+  reference_text(t, bits, want, sizeof want);
+  if (strcmp(float_text(sb, t, bits), want) == 0) return true;
+  fprintf(stderr, "type %d bits 0x%llx: got %s, want %s\n", (int)t, (unsigned long long)bits, sb->data, want);
+  return false;
+}
+
+/* The fast digit search (double arithmetic) must give the same text as the slow definition: every
+ * f16 and bf16 pattern, and a dense sweep and random f32 patterns (all exponents, both signs,
+ * subnormals, powers of ten and their neighbours). */
+TEST(float_formatting_matches_the_definition) {
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  int bad = 0;
+  for (uint32_t bits = 0; bits < 0x10000 && bad < 10; bits++) {
+    bad += !same_as_reference(&sb, HR_F16, bits);
+    bad += !same_as_reference(&sb, HR_BF16, bits);
+  }
+  uint32_t s = 12345;
+  for (int i = 0; i < 400000 && bad < 10; i++) {
+    s = s * 1664525u + 1013904223u;
+    bad += !same_as_reference(&sb, HR_F32, s);
+  }
+  for (uint32_t bits = 0; bits < 0xff800000u - 0x000ff0ffu && bad < 10; bits += 0x000ff0ffu)
+    bad += !same_as_reference(&sb, HR_F32, bits);
+  for (int e = -45; e <= 38 && bad < 10; e++) {
+    char text[16];
+    snprintf(text, sizeof text, "1e%d", e);
+    float p = strtof(text, NULL);
+    uint32_t b = hr_f32_bits(p);
+    for (uint32_t d = 0; d < 5 && b >= 2; d++) {
+      bad += !same_as_reference(&sb, HR_F32, b - 2 + d);
+      bad += !same_as_reference(&sb, HR_F32, (b - 2 + d) | 0x80000000u);
+    }
+  }
+  CHECK_EQ_INT(bad, 0);
   hr_strbuf_free(&sb);
 }
 
@@ -493,6 +554,7 @@ int main(void) {
   RUN(base64_decoding);
   RUN(string_escaping);
   RUN(float_formatting_round_trips);
+  RUN(float_formatting_matches_the_definition);
   RUN(row_format_single_input);
   RUN(row_format_named_inputs_and_b64);
   RUN(columnar_format);
