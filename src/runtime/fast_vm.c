@@ -697,10 +697,11 @@ hr_status hr_vm_for_op(const hr_allocator *a, hr_opcode code, int n_operands, hr
 
 /* What a temporary holds while the leading adds are taken out (hr_vm_take_leading_adds). */
 typedef enum chain_temp { TEMP_OTHER, TEMP_PARTIAL, TEMP_SUM } chain_temp;
+enum { TAKE_MAX_TEMPS = 64 }; /* programs with more temporaries keep their adds */
 
 int hr_vm_take_leading_adds(hr_vm *vm, const bool *addable, int max, int *args) {
-  if (vm->n_temps > 64) return 0;
-  chain_temp temps[64] = {TEMP_OTHER};
+  if (vm->n_temps > TAKE_MAX_TEMPS) return 0;
+  chain_temp temps[TAKE_MAX_TEMPS] = {TEMP_OTHER};
   vm_src sum = {SRC_ARG, 0, 0.0f}; /* the running sum: argument 0 first */
   int n = 0;
   bool done = false;
@@ -721,7 +722,7 @@ int hr_vm_take_leading_adds(hr_vm *vm, const bool *addable, int max, int *args) 
   if (n == 0) return 0;
   /* The rest may read the sum (now argument 0, which the caller makes hold it) but neither the
    * plain argument 0 nor a partial sum; check before changing anything. */
-  chain_temp state[64];
+  chain_temp state[TAKE_MAX_TEMPS];
   for (int pass = 0; pass < 2; pass++) {
     memcpy(state, temps, sizeof state);
     for (int i = n; i < vm->n_instrs; i++) {

@@ -284,10 +284,10 @@ static void gemm_item(const gemm_job *j, int64_t item, int worker) {
       int rr = rows - r < HR_GEMM_MR ? (int)(rows - r) : HR_GEMM_MR;
       j->kernels->pack_a(j->a + (row0 + r) * j->lda + k0, j->lda, rr, kc, &apanel);
       hr_gemm_prefetch next = next_group(j, item, row0, rows, kb, r);
-      hr_gemm_tile_addends add = tile_addends(j, row0 + r, col0);
-      bool final = kb + 1 == b->k_blocks && add.n > 0;
+      bool add_now = kb + 1 == b->k_blocks && j->addends.n > 0;
+      hr_gemm_tile_addends add = add_now ? tile_addends(j, row0 + r, col0) : (hr_gemm_tile_addends){0};
       j->kernels->panels(rr, steps, &apanel, bblock, panels, last_cols, c + r * j->ldc, j->ldc, kb > 0,
-                         final ? &add : NULL, &next);
+                         add_now ? &add : NULL, &next);
     }
   }
   if (b->k_blocks == 0) store_addends_only(j, c, row0, rows, col0, cols);

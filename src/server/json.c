@@ -589,8 +589,8 @@ static uint64_t narrow_bits(hr_dtype t, double v) {
   }
 }
 
-/* Whether the decimal D x 10^q reads back (correctly rounded to type t) as the positive float
- * `bits`; *sure is false when double arithmetic cannot tell (D < 2^53). */
+/* Whether the decimal D x 10^q (D < 10^9) reads back, correctly rounded to type t, as the positive
+ * float `bits`; *sure is false when double arithmetic cannot tell. */
 static bool decimal_reads_back(hr_dtype t, uint64_t bits, uint64_t d, int q, bool *sure) {
   double x;
   *sure = scale10((double)d, q, &x);
