@@ -3,6 +3,24 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Under AddressSanitizer, memory given back by hr_arena_rewind is poisoned until it is handed out
+ * again, so a pointer kept past a rewind is reported instead of silently reading reused memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define HR_ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HR_ARENA_ASAN 1
+#endif
+#endif
+#ifdef HR_ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+
 struct hr_arena_chunk {
   hr_arena_chunk *next;
   size_t capacity; /* bytes in data[] */
@@ -22,6 +40,7 @@ void hr_arena_init(hr_arena *arena, const hr_allocator *allocator) {
 static void free_chunks(const hr_allocator *a, hr_arena_chunk *c) {
   while (c) {
     hr_arena_chunk *next = c->next;
+    UNPOISON(c->data, c->capacity);
     a->free(a->ctx, c);
     c = next;
   }
@@ -48,8 +67,12 @@ void hr_arena_rewind(hr_arena *arena, hr_arena_pos pos) {
     arena->chunks = c->next;
     c->next = arena->spare;
     arena->spare = c;
+    POISON(c->data, c->capacity);
   }
-  if (arena->chunks) arena->chunks->used = pos.used;
+  if (arena->chunks) {
+    POISON(arena->chunks->data + pos.used, arena->chunks->used - pos.used);
+    arena->chunks->used = pos.used;
+  }
   arena->used_bytes = pos.used_bytes;
 }
 
@@ -73,6 +96,7 @@ void *hr_arena_alloc(hr_arena *arena, size_t size, size_t align) {
     if (off <= c->capacity && size <= c->capacity - off) {
       c->used = off + size;
       arena->used_bytes += size;
+      UNPOISON(c->data + off, size);
       return c->data + off;
     }
   }
@@ -86,6 +110,7 @@ void *hr_arena_alloc(hr_arena *arena, size_t size, size_t align) {
     c->capacity = cap;
   }
   c->used = size;
+  UNPOISON(c->data, size);
   if (arena->chunks && size >= ARENA_MIN_CHUNK) {
     /* Keep the partially used chunk in front so small allocations keep filling it. */
     c->next = arena->chunks->next;
