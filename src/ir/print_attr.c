@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/numeric.h"
 #include "ir/print_internal.h"
 
 enum {
@@ -115,44 +116,6 @@ static void put_int(hr_printer *p, hr_dtype t, int64_t v) {
   }
 }
 
-/* Loads one element of integer type t from memory as int64 (sign- or zero-extended). */
-static int64_t load_int(hr_dtype t, const unsigned char *p) {
-  switch (t) {
-    case HR_I1:
-    case HR_U2:
-    case HR_U4:
-    case HR_U8: return *p;
-    case HR_I2:
-    case HR_I4:
-    case HR_I8: return (int8_t)*p;
-    case HR_I16: {
-      int16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case HR_U16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case HR_I32: {
-      int32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    case HR_U32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      int64_t v;
-      memcpy(&v, p, 8);
-      return v;
-    }
-  }
-}
-
 /* Loads a float of type t (f16, bf16, f32, f64) from memory as its bit pattern. */
 static uint64_t load_float_bits(hr_dtype t, const unsigned char *p) {
   switch (t) {
@@ -190,7 +153,9 @@ static void put_dense_element(hr_printer *p, hr_dtype t, const unsigned char *e)
   } else if (hr_dtype_is_float(t)) {
     hr_print_float_bits(p->out, t, load_float_bits(t, e));
   } else {
-    put_int(p, t, load_int(t, e));
+    int64_t v = 0;
+    hr_read_int_element(t, e, &v); /* every remaining type is an integer type */
+    put_int(p, t, v);
   }
 }
 

@@ -175,33 +175,23 @@ static inline double min_f64(double x, double y) { return ew_real_minimum(x, y);
     for (int64_t i = b; i < e; i++) o[i] = (EXPR);                                                 \
   } while (0)
 
-/* Fast loops for f32 arithmetic; false when `code` has none. */
-static bool binary_fast_f32(hr_opcode code, const float *x, const float *y, float *o, int64_t b,
-                            int64_t e) {
-  switch (code) {
-    case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;
-    case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;
-    case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;
-    case HR_OP_DIVIDE: EW_LOOP(x[i] / y[i]); return true;
-    case HR_OP_MAXIMUM: EW_LOOP(max_f32(x[i], y[i])); return true;
-    case HR_OP_MINIMUM: EW_LOOP(min_f32(x[i], y[i])); return true;
-    default: return false;
+/* Fast loops for a floating-point type (`T`, with its maximum and minimum); false when `code` has
+ * none. */
+#define DEFINE_BINARY_FAST_FLOAT(name, T, max_fn, min_fn)                                            \
+  static bool name(hr_opcode code, const T *x, const T *y, T *o, int64_t b, int64_t e) {             \
+    switch (code) {                                                                                \
+      case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;                                           \
+      case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;                                      \
+      case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;                                      \
+      case HR_OP_DIVIDE: EW_LOOP(x[i] / y[i]); return true;                                        \
+      case HR_OP_MAXIMUM: EW_LOOP(max_fn(x[i], y[i])); return true;                                \
+      case HR_OP_MINIMUM: EW_LOOP(min_fn(x[i], y[i])); return true;                                \
+      default: return false;                                                                       \
+    }                                                                                              \
   }
-}
 
-/* Fast loops for f64 arithmetic; false when `code` has none. */
-static bool binary_fast_f64(hr_opcode code, const double *x, const double *y, double *o, int64_t b,
-                            int64_t e) {
-  switch (code) {
-    case HR_OP_ADD: EW_LOOP(x[i] + y[i]); return true;
-    case HR_OP_SUBTRACT: EW_LOOP(x[i] - y[i]); return true;
-    case HR_OP_MULTIPLY: EW_LOOP(x[i] * y[i]); return true;
-    case HR_OP_DIVIDE: EW_LOOP(x[i] / y[i]); return true;
-    case HR_OP_MAXIMUM: EW_LOOP(max_f64(x[i], y[i])); return true;
-    case HR_OP_MINIMUM: EW_LOOP(min_f64(x[i], y[i])); return true;
-    default: return false;
-  }
-}
+DEFINE_BINARY_FAST_FLOAT(binary_fast_f32, float, max_f32, min_f32)
+DEFINE_BINARY_FAST_FLOAT(binary_fast_f64, double, max_f64, min_f64)
 
 /* Fast loops for integers of one width (wrapping, computed unsigned; `S` is the signed type of
  * the same width for maximum and minimum); false when `code` has none. */
