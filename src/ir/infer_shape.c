@@ -37,6 +37,15 @@ static hr_status shape_from_values(const hri_ctx *c, const hri_ints *v, int rank
   return NULL;
 }
 
+/* The result shape given by 1-D shape operand #`index` (named `name` in messages): its values, or
+ * every dimension dynamic when they are unknown; `v` receives the operand's values. */
+static hr_status shape_from_operand(const hri_ctx *c, int index, const char *name, hri_ints *v, hr_shape *s) {
+  HR_TRY(hri_operand_ints(c, index, name, v));
+  int rank = 0;
+  HR_TRY(shape_operand_rank(c, v, &rank));
+  return shape_from_values(c, v, rank, s);
+}
+
 hr_status hri_infer_dynamic_iota(const hri_ctx *c) {
   hri_ints v;
   HR_TRY(hri_operand_ints(c, 0, "output_shape", &v));
@@ -88,11 +97,8 @@ hr_status hri_infer_broadcast_in_dim(const hri_ctx *c) {
 hr_status hri_infer_dynamic_broadcast_in_dim(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hri_ints v;
-  HR_TRY(hri_operand_ints(c, 1, "output_dimensions", &v));
-  int rank = 0;
-  HR_TRY(shape_operand_rank(c, &v, &rank));
   hr_shape s;
-  HR_TRY(shape_from_values(c, &v, rank, &s));
+  HR_TRY(shape_from_operand(c, 1, "output_dimensions", &v, &s));
   int64_t bd[HR_MAX_RANK], ex[HR_MAX_RANK], nex[HR_MAX_RANK], both[2 * HR_MAX_RANK];
   int n, n_ex, n_nex;
   HR_TRY(hri_attr_list(c, "broadcast_dimensions", true, bd, &n));
@@ -165,11 +171,8 @@ hr_status hri_infer_reshape(const hri_ctx *c) {
 hr_status hri_infer_dynamic_reshape(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hri_ints v;
-  HR_TRY(hri_operand_ints(c, 1, "output_shape", &v));
-  int rank = 0;
-  HR_TRY(shape_operand_rank(c, &v, &rank));
   hr_shape s;
-  HR_TRY(shape_from_values(c, &v, rank, &s));
+  HR_TRY(shape_from_operand(c, 1, "output_shape", &v, &s));
   HR_TRY(check_same_count(c, &c->in[0].shape, &s, v.runtime ? HR_OUT_OF_RANGE : HR_VERIFY_ERROR));
   c->out[0] = hri_tensor(c->in[0].dtype, &s);
   return NULL;
