@@ -16,14 +16,30 @@ bool hr_gemm_cpu_has_avx512bf16(void) {
 }
 
 bool hr_gemm_supported(hr_gemm_precision precision) {
-  return precision == HR_GEMM_BF16 ? hr_gemm_cpu_has_avx512bf16() : hr_gemm_cpu_has_avx512f();
+  if (precision == HR_GEMM_BF16) return hr_gemm_cpu_has_avx512bf16() || hr_gemm_amx_enable();
+  return hr_gemm_cpu_has_avx512f();
 }
 
-/* The kernels for a packed B: AVX-512 when the CPU has it, else portable (f32 only; packing bf16
- * already required AVX512_BF16). */
-static const hr_gemm_kernels *select_kernels(hr_gemm_precision precision) {
-  if (precision == HR_GEMM_BF16 || hr_gemm_cpu_has_avx512f()) return hr_gemm_avx512_kernels(precision);
-  return hr_gemm_portable_kernels();
+/* The kernels `isa` names for `precision`, or NULL when this CPU lacks them. BEST: AMX for bf16
+ * where the CPU has it, else AVX-512, else (f32) the portable ones. */
+static const hr_gemm_kernels *select_kernels(hr_gemm_precision precision, hr_gemm_isa isa) {
+  bool bf16 = precision == HR_GEMM_BF16;
+  switch (isa) {
+  case HR_GEMM_ISA_BEST:
+    if (bf16 && hr_gemm_amx_enable()) return hr_gemm_amx_kernels();
+    if (select_kernels(precision, HR_GEMM_ISA_AVX512)) return hr_gemm_avx512_kernels(precision);
+    return bf16 ? NULL : hr_gemm_portable_kernels();
+  case HR_GEMM_ISA_PORTABLE: return bf16 ? NULL : hr_gemm_portable_kernels();
+  case HR_GEMM_ISA_AVX512:
+    if (bf16 ? hr_gemm_cpu_has_avx512bf16() : hr_gemm_cpu_has_avx512f()) return hr_gemm_avx512_kernels(precision);
+    return NULL;
+  case HR_GEMM_ISA_AMX: return bf16 && hr_gemm_amx_enable() ? hr_gemm_amx_kernels() : NULL;
+  }
+  return NULL;
+}
+
+bool hr_gemm_isa_supported(hr_gemm_precision precision, hr_gemm_isa isa) {
+  return select_kernels(precision, isa) != NULL;
 }
 
 /* ---- packing B ---------------------------------------------------------------------------------- */
@@ -73,14 +89,14 @@ static void fill_panel_f32(const float *b, int64_t ldb, bool transpose_b, int64_
   }
 }
 
-/* Fills one bf16 panel: words of (k, k + 1) pairs rounded to bf16; past K and past the valid
- * columns zero. */
+/* Fills one bf16 panel: words of (k, k + 1) pairs rounded to bf16; past K (up to the block's
+ * last step) and past the valid columns zero. */
 static void fill_panel_bf16(const float *b, int64_t ldb, bool transpose_b, int64_t k0, int64_t kc, int64_t col0,
                             int cols, uint32_t *dst) {
-  for (int64_t s = 0; s < (kc + 1) / 2; s++) {
+  for (int64_t s = 0; s < hr_gemm_steps(HR_GEMM_BF16, kc); s++) {
     for (int j = 0; j < HR_GEMM_NR; j++) {
       uint32_t lo = 0, hi = 0;
-      if (j < cols) {
+      if (j < cols && 2 * s < kc) {
         lo = hr_f32_to_bf16(b_at(b, ldb, transpose_b, k0 + 2 * s, col0 + j));
         if (2 * s + 1 < kc) hi = hr_f32_to_bf16(b_at(b, ldb, transpose_b, k0 + 2 * s + 1, col0 + j));
       }
@@ -94,17 +110,18 @@ static hr_status check_pack(const float *b, int64_t ldb, int64_t k, int64_t n, b
                             hr_gemm_precision precision) {
   if (precision != HR_GEMM_F32 && precision != HR_GEMM_BF16)
     return hr_error(HR_INVALID_ARGUMENT, "gemm: unknown precision %d", (int)precision);
-  if (precision == HR_GEMM_BF16 && !hr_gemm_cpu_has_avx512bf16())
-    return hr_error(HR_UNIMPLEMENTED, "gemm: bf16 needs a CPU with AVX512_BF16");
   if (k < 0 || n < 0)
     return hr_error(HR_INVALID_ARGUMENT, "gemm: negative B shape %lld x %lld", (long long)k, (long long)n);
   int64_t row_len = transpose_b ? k : n, rows = transpose_b ? n : k;
   if (rows > 0 && row_len > 0 && (!b || ldb < row_len))
     return hr_error(HR_INVALID_ARGUMENT, "gemm: B is NULL or its leading dimension %lld is below %lld",
                     (long long)ldb, (long long)row_len);
-  /* The packed words are fewer than (k + 1) steps of n + NR columns. */
+  /* The packed words are fewer than (k + 1 + 2 * HR_GEMM_BF16_STEP_ALIGN) steps of n + NR columns
+   * (bf16 blocks are padded by less than HR_GEMM_BF16_STEP_ALIGN steps, and K <= 2 * KSTEPS_MAX *
+   * blocks). */
   int64_t words;
-  if (k == INT64_MAX || n > INT64_MAX - HR_GEMM_NR || __builtin_mul_overflow(k + 1, n + HR_GEMM_NR, &words) ||
+  if (k > INT64_MAX - 1 - 2 * HR_GEMM_BF16_STEP_ALIGN || n > INT64_MAX - HR_GEMM_NR ||
+      __builtin_mul_overflow(k + 1 + 2 * HR_GEMM_BF16_STEP_ALIGN, n + HR_GEMM_NR, &words) ||
       (uint64_t)words > SIZE_MAX / sizeof(uint32_t))
     return hr_error(HR_INVALID_ARGUMENT, "gemm: B of %lld x %lld is too large", (long long)k, (long long)n);
   return NULL;
@@ -135,14 +152,20 @@ static void fill_panels(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool t
   }
 }
 
-hr_status hr_gemm_pack_b(const hr_allocator *a, const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
-                         hr_gemm_precision precision, hr_gemm_packed_b **out) {
+hr_status hr_gemm_pack_b_isa(const hr_allocator *a, const float *b, int64_t ldb, int64_t k, int64_t n,
+                             bool transpose_b, hr_gemm_precision precision, hr_gemm_isa isa,
+                             hr_gemm_packed_b **out) {
   *out = NULL;
   if (!a) a = hr_default_allocator();
   HR_TRY(check_pack(b, ldb, k, n, transpose_b, precision));
+  const hr_gemm_kernels *kernels = select_kernels(precision, isa);
+  if (!kernels)
+    return hr_error(HR_UNIMPLEMENTED, "gemm: this CPU lacks the %s kernels for %s",
+                    isa == HR_GEMM_ISA_AMX ? "AMX-BF16" : isa == HR_GEMM_ISA_AVX512 ? "AVX-512" : "requested",
+                    precision == HR_GEMM_BF16 ? "bf16 (AVX512_BF16 or AMX-BF16 needed)" : "f32");
   hr_gemm_packed_b *p = a->alloc(a->ctx, sizeof *p, _Alignof(hr_gemm_packed_b));
   if (!p) return hr_error(HR_OUT_OF_MEMORY, "gemm: out of memory packing B");
-  *p = (hr_gemm_packed_b){.allocator = a, .precision = precision, .k = k, .n = n};
+  *p = (hr_gemm_packed_b){.allocator = a, .precision = precision, .kernels = kernels, .k = k, .n = n};
   p->n_panels = (n + HR_GEMM_NR - 1) / HR_GEMM_NR;
   p->k_block = choose_k_block(k, precision);
   p->k_blocks = p->k_block ? (k + p->k_block - 1) / p->k_block : 0;
@@ -157,6 +180,11 @@ hr_status hr_gemm_pack_b(const hr_allocator *a, const float *b, int64_t ldb, int
   }
   *out = p;
   return NULL;
+}
+
+hr_status hr_gemm_pack_b(const hr_allocator *a, const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
+                         hr_gemm_precision precision, hr_gemm_packed_b **out) {
+  return hr_gemm_pack_b_isa(a, b, ldb, k, n, transpose_b, precision, HR_GEMM_ISA_BEST, out);
 }
 
 void hr_gemm_packed_b_free(hr_gemm_packed_b *p) {
@@ -182,6 +210,7 @@ typedef struct gemm_job {
   hr_gemm_epilogue_fn epilogue;
   void *epilogue_ctx;
   const hr_gemm_kernels *kernels;
+  int64_t mr;          /* rows of a tile (kernels->mr) */
   int64_t row_groups;  /* MR-row groups per item */
   int64_t col_panels;  /* B panels per item */
   int64_t row_items;   /* items per column block */
@@ -201,7 +230,7 @@ static void plan_items(gemm_job *j, int threads) {
   int64_t max_panels = HR_GEMM_L2_BUDGET / (steps * step_bytes);
   if (max_panels < 1) max_panels = 1;
   int64_t col_items = (b->n_panels + max_panels - 1) / max_panels;
-  int64_t groups = (j->m + HR_GEMM_MR - 1) / HR_GEMM_MR;
+  int64_t groups = (j->m + j->mr - 1) / j->mr;
   int64_t want = threads > 1 ? 4 * (int64_t)threads : 1;
   int64_t per_item = b->k_blocks > 1 ? 8 : 1;
   while (per_item > 1 && ((groups + per_item - 1) / per_item) * col_items < want) per_item--;
@@ -221,18 +250,18 @@ static void plan_items(gemm_job *j, int threads) {
 static hr_gemm_prefetch next_group(const gemm_job *j, int64_t item, int64_t row0, int64_t rows, int64_t kb,
                                    int64_t r) {
   const hr_gemm_packed_b *b = j->b;
-  int64_t next_row = row0 + r + HR_GEMM_MR, k0 = kb * b->k_block;
-  if (r + HR_GEMM_MR >= rows) {
+  int64_t next_row = row0 + r + j->mr, k0 = kb * b->k_block;
+  if (r + j->mr >= rows) {
     if (kb + 1 < b->k_blocks) {
       next_row = row0;
       k0 += b->k_block;
     } else {
-      next_row = ((item + 1) % j->row_items) * j->row_groups * HR_GEMM_MR;
+      next_row = ((item + 1) % j->row_items) * j->row_groups * j->mr;
       k0 = 0;
     }
   }
   int64_t kc = b->k - k0 < b->k_block ? b->k - k0 : b->k_block;
-  int64_t count = j->m - next_row < HR_GEMM_MR ? j->m - next_row : HR_GEMM_MR;
+  int64_t count = j->m - next_row < j->mr ? j->m - next_row : j->mr;
   if (count <= 0) return (hr_gemm_prefetch){j->a, j->lda, 0, 0};
   return (hr_gemm_prefetch){j->a + next_row * j->lda + k0, j->lda, kc * (int64_t)sizeof(float), (int)count};
 }
@@ -264,8 +293,8 @@ static void store_addends_only(const gemm_job *j, float *c, int64_t row0, int64_
  * epilogue on the finished block. */
 static void gemm_item(const gemm_job *j, int64_t item, int worker) {
   const hr_gemm_packed_b *b = j->b;
-  int64_t row0 = (item % j->row_items) * j->row_groups * HR_GEMM_MR;
-  int64_t rows = j->m - row0 < j->row_groups * HR_GEMM_MR ? j->m - row0 : j->row_groups * HR_GEMM_MR;
+  int64_t row0 = (item % j->row_items) * j->row_groups * j->mr;
+  int64_t rows = j->m - row0 < j->row_groups * j->mr ? j->m - row0 : j->row_groups * j->mr;
   int64_t panel0 = (item / j->row_items) * j->col_panels;
   int64_t panels = b->n_panels - panel0 < j->col_panels ? b->n_panels - panel0 : j->col_panels;
   int64_t col0 = panel0 * HR_GEMM_NR;
@@ -273,15 +302,15 @@ static void gemm_item(const gemm_job *j, int64_t item, int worker) {
   int last_cols = (int)(cols - (panels - 1) * HR_GEMM_NR);
   float *c = j->c + row0 * j->ldc + col0;
   _Alignas(64) union {
-    float f[HR_GEMM_MR * HR_GEMM_A_STRIDE];
-    uint32_t w[HR_GEMM_MR * HR_GEMM_A_STRIDE];
+    float f[HR_GEMM_MR_MAX * HR_GEMM_A_STRIDE];
+    uint32_t w[HR_GEMM_MR_MAX * HR_GEMM_A_STRIDE];
   } apanel;
   for (int64_t kb = 0; kb < b->k_blocks; kb++) {
     int64_t k0 = kb * b->k_block, kc = block_k(b, kb), steps = hr_gemm_steps(b->precision, kc);
     const char *bblock = (const char *)b->data + block_offset(b, kb) +
                          (size_t)(panel0 * steps) * HR_GEMM_NR * sizeof(uint32_t);
-    for (int64_t r = 0; r < rows; r += HR_GEMM_MR) {
-      int rr = rows - r < HR_GEMM_MR ? (int)(rows - r) : HR_GEMM_MR;
+    for (int64_t r = 0; r < rows; r += j->mr) {
+      int rr = rows - r < j->mr ? (int)(rows - r) : (int)j->mr;
       j->kernels->pack_a(j->a + (row0 + r) * j->lda + k0, j->lda, rr, kc, &apanel);
       hr_gemm_prefetch next = next_group(j, item, row0, rows, kb, r);
       bool add_now = kb + 1 == b->k_blocks && j->addends.n > 0;
@@ -324,7 +353,7 @@ void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const 
              int64_t ldc, const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
   if (m <= 0 || b->n == 0) return;
   gemm_job j = {.a = a, .lda = lda, .m = m, .b = b, .c = c, .ldc = ldc, .epilogue = epilogue,
-                .epilogue_ctx = epilogue_ctx, .kernels = select_kernels(b->precision)};
+                .epilogue_ctx = epilogue_ctx, .kernels = b->kernels, .mr = b->kernels->mr};
   if (addends) j.addends = *addends;
   j.threads = hr_threadpool_size(pool);
   plan_items(&j, j.threads);

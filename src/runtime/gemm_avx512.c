@@ -237,9 +237,10 @@ HR_INLINE_BF16 void panels_bf16_rows(const int rows, int64_t steps, const void *
 
 HR_DEFINE_PANELS_TABLE(HR_TARGET_BF16, panels_bf16)
 
-/* Rounds the rows of A to bf16 (to nearest even) into the A panel, 32 floats (16 pairs) at a time;
- * an odd last k is paired with zero. */
-HR_TARGET_BF16 static void pack_a_bf16(const float *a, int64_t lda, int rows, int64_t kc, void *dst) {
+/* Rounds the rows of A to bf16 (to nearest even) into the A panel, 32 floats (16 pairs, one
+ * HR_GEMM_BF16_STEP_ALIGN) at a time; an odd last k is paired with zero, the steps after it are zero. */
+_Static_assert(HR_GEMM_BF16_STEP_ALIGN == 16, "pack_a_bf16 fills the A panel 16 steps at a time");
+HR_TARGET_BF16 void hr_gemm_avx512_pack_a_bf16(const float *a, int64_t lda, int rows, int64_t kc, void *dst) {
   for (int r = 0; r < rows; r++) {
     const float *src = a + r * lda;
     uint32_t *row = (uint32_t *)dst + r * HR_GEMM_A_STRIDE;
@@ -299,7 +300,7 @@ HR_TARGET_F32 void hr_gemm_avx512_pack_bt_panel(const float *b, int64_t ldb, int
 /* ---- tables ----------------------------------------------------------------------------------- */
 
 const hr_gemm_kernels *hr_gemm_avx512_kernels(hr_gemm_precision precision) {
-  static const hr_gemm_kernels f32 = {pack_a_f32, panels_f32};
-  static const hr_gemm_kernels bf16 = {pack_a_bf16, panels_bf16};
+  static const hr_gemm_kernels f32 = {HR_GEMM_MR, pack_a_f32, panels_f32};
+  static const hr_gemm_kernels bf16 = {HR_GEMM_MR, hr_gemm_avx512_pack_a_bf16, panels_bf16};
   return precision == HR_GEMM_BF16 ? &bf16 : &f32;
 }

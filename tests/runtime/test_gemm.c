@@ -85,11 +85,17 @@ static bool padding_untouched(const problem *p, const float *c) {
   return true;
 }
 
-/* Packs B and runs hr_gemm; returns C (caller frees) or NULL when packing failed. */
-static float *run_gemm(const problem *p, hr_threadpool *pool, hr_gemm_precision precision,
-                       hr_gemm_epilogue_fn epilogue, void *ctx) {
+/* The bf16 kernels, each tested where the machine has it. */
+static const hr_gemm_isa bf16_isas[] = {HR_GEMM_ISA_AVX512, HR_GEMM_ISA_AMX};
+enum { N_BF16_ISAS = sizeof bf16_isas / sizeof bf16_isas[0] };
+static const char *isa_name(hr_gemm_isa isa) { return isa == HR_GEMM_ISA_AMX ? "AMX" : "AVX-512"; }
+
+/* Packs B for the kernels of `isa` and runs hr_gemm; returns C (caller frees) or NULL when packing
+ * failed. */
+static float *run_gemm_isa(const problem *p, hr_threadpool *pool, hr_gemm_precision precision, hr_gemm_isa isa,
+                           hr_gemm_epilogue_fn epilogue, void *ctx) {
   hr_gemm_packed_b *packed = NULL;
-  hr_status s = hr_gemm_pack_b(NULL, p->b, p->ldb, p->k, p->n, p->transpose_b, precision, &packed);
+  hr_status s = hr_gemm_pack_b_isa(NULL, p->b, p->ldb, p->k, p->n, p->transpose_b, precision, isa, &packed);
   if (s) {
     fprintf(stderr, "pack failed: %s\n", hr_status_message(s));
     hr_status_free(s);
@@ -99,6 +105,11 @@ static float *run_gemm(const problem *p, hr_threadpool *pool, hr_gemm_precision 
   hr_gemm(pool, p->a, p->lda, p->m, packed, c, p->ldc, NULL, epilogue, ctx);
   hr_gemm_packed_b_free(packed);
   return c;
+}
+
+static float *run_gemm(const problem *p, hr_threadpool *pool, hr_gemm_precision precision,
+                       hr_gemm_epilogue_fn epilogue, void *ctx) {
+  return run_gemm_isa(p, pool, precision, HR_GEMM_ISA_BEST, epilogue, ctx);
 }
 
 /* Checks one problem in f32 against the reference; returns whether it passed. */
@@ -302,7 +313,9 @@ TEST(concurrent_calls_share_packed_b) {
 
 /* ---- bf16 --------------------------------------------------------------------------------------- */
 
-/* Against the reference on bf16-rounded inputs: only f32 accumulation error remains. */
+/* Against the reference on bf16-rounded inputs: only f32 accumulation error remains. Every bf16
+ * kernel the machine has; partial tiles of both (14- and 32-row tiles, 16-column halves, K not a
+ * multiple of 32), several K blocks, transposed B, one thread and the pool. */
 TEST(bf16_matches_rounded_reference) {
   if (!hr_gemm_supported(HR_GEMM_BF16)) {
     problem p = make_problem(2, 2, 2, 0, false, 1);
@@ -313,27 +326,54 @@ TEST(bf16_matches_rounded_reference) {
     free_problem(&p);
     return;
   }
-  static const int64_t shapes[][3] = {{1, 1, 1}, {14, 32, 2}, {15, 33, 3}, {29, 70, 513}, {40, 64, 1025}, {3, 17, 64}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    for (int t = 0; t < 2; t++) {
-      problem p = make_problem(shapes[i][0], shapes[i][1], shapes[i][2], 2 * t, t == 1, (uint32_t)i);
-      float *c = run_gemm(&p, NULL, HR_GEMM_BF16, NULL, NULL);
-      CHECK(c && max_rel_error(&p, c, true) <= f32_tolerance(p.k) && padding_untouched(&p, c));
-      free(c);
-      free_problem(&p);
+  hr_threadpool *pool = NULL;
+  CHECK_OK(hr_threadpool_create(NULL, 2, &pool));
+  static const int64_t shapes[][3] = {{1, 1, 1},     {14, 32, 2},  {15, 33, 3},   {29, 70, 513}, {40, 64, 1025},
+                                      {3, 17, 64},   {32, 32, 32}, {33, 48, 33},  {70, 96, 256}, {17, 16, 31},
+                                      {100, 40, 600}};
+  for (int i = 0; i < N_BF16_ISAS; i++) {
+    if (!hr_gemm_isa_supported(HR_GEMM_BF16, bf16_isas[i])) continue;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+      for (int t = 0; t < 2; t++) {
+        problem p = make_problem(shapes[s][0], shapes[s][1], shapes[s][2], 2 * t, t == 1, (uint32_t)s);
+        float *c = run_gemm_isa(&p, t == 1 ? pool : NULL, HR_GEMM_BF16, bf16_isas[i], NULL, NULL);
+        bool ok = c && max_rel_error(&p, c, true) <= f32_tolerance(p.k) && padding_untouched(&p, c);
+        if (!ok)
+          fprintf(stderr, "bf16 %s gemm wrong: m=%lld n=%lld k=%lld\n", isa_name(bf16_isas[i]), (long long)p.m,
+                  (long long)p.n, (long long)p.k);
+        CHECK(ok);
+        free(c);
+        free_problem(&p);
+      }
     }
   }
+  hr_threadpool_free(pool);
 }
 
 /* Against the exact f32 product: bf16 keeps 8 significant bits, so each product is off by < 2^-8. */
 TEST(bf16_error_vs_f32_is_bounded) {
-  if (!hr_gemm_supported(HR_GEMM_BF16)) return;
-  problem p = make_problem(64, 96, 256, 0, false, 11);
-  float *c = run_gemm(&p, NULL, HR_GEMM_BF16, NULL, NULL);
-  double err = c ? max_rel_error(&p, c, false) : 1;
-  CHECK(err < 1.0 / 256);
-  free(c);
-  free_problem(&p);
+  for (int i = 0; i < N_BF16_ISAS; i++) {
+    if (!hr_gemm_isa_supported(HR_GEMM_BF16, bf16_isas[i])) continue;
+    problem p = make_problem(64, 96, 256, 0, false, 11);
+    float *c = run_gemm_isa(&p, NULL, HR_GEMM_BF16, bf16_isas[i], NULL, NULL);
+    double err = c ? max_rel_error(&p, c, false) : 1;
+    CHECK(err < 1.0 / 256);
+    free(c);
+    free_problem(&p);
+  }
+}
+
+/* Asking for kernels the machine lacks fails cleanly; bf16 has no portable kernels. */
+TEST(missing_isa_is_unimplemented) {
+  float x[4] = {1, 2, 3, 4};
+  hr_gemm_packed_b *packed = NULL;
+  hr_status s = hr_gemm_pack_b_isa(NULL, x, 2, 2, 2, false, HR_GEMM_BF16, HR_GEMM_ISA_PORTABLE, &packed);
+  CHECK_EQ_INT(hr_status_code(s), HR_UNIMPLEMENTED);
+  CHECK(packed == NULL);
+  hr_status_free(s);
+  s = hr_gemm_pack_b_isa(NULL, x, 2, 2, 2, false, HR_GEMM_F32, HR_GEMM_ISA_AMX, &packed);
+  CHECK_EQ_INT(hr_status_code(s), HR_UNIMPLEMENTED);
+  hr_status_free(s);
 }
 
 /* ---- kernels and API edges ---------------------------------------------------------------------- */
@@ -389,13 +429,14 @@ static void check_kernel_table(const hr_gemm_kernels *kern) {
 /* With addends, C equals the plain product with each addend then added in f32, in order, bit for
  * bit: every shape class (partial tiles, several K blocks, K = 0), column and full addends in both
  * orders, f32 and bf16, one thread and the pool. */
-static void check_addends(int64_t m, int64_t n, int64_t k, hr_gemm_precision precision, hr_threadpool *pool) {
+static void check_addends(int64_t m, int64_t n, int64_t k, hr_gemm_precision precision, hr_gemm_isa isa,
+                          hr_threadpool *pool) {
   problem p = make_problem(m, n, k, 3, false, (uint32_t)(m + 7 * n + 11 * k));
   float *column = alloc_floats(n), *full = alloc_floats(m * (n + 5));
   fill_random(column, n, 3);
   fill_random(full, m * (n + 5), 4);
   hr_gemm_packed_b *packed = NULL;
-  CHECK_OK(hr_gemm_pack_b(NULL, p.b, p.ldb, p.k, p.n, false, precision, &packed));
+  CHECK_OK(hr_gemm_pack_b_isa(NULL, p.b, p.ldb, p.k, p.n, false, precision, isa, &packed));
   const hr_gemm_addend col = {column, 0}, all = {full, n + 5};
   const hr_gemm_addends cases[] = {{1, {col}}, {1, {all}}, {2, {col, all}}, {2, {all, col}}};
   float *plain = alloc_c(&p);
@@ -411,8 +452,8 @@ static void check_addends(int64_t m, int64_t n, int64_t k, hr_gemm_precision pre
         same &= memcmp(&want, &c[i * p.ldc + j], sizeof want) == 0;
       }
     if (!same)
-      fprintf(stderr, "addends case %zu wrong: m=%lld n=%lld k=%lld %s\n", t, (long long)m, (long long)n, (long long)k,
-              precision == HR_GEMM_BF16 ? "bf16" : "f32");
+      fprintf(stderr, "addends case %zu wrong: m=%lld n=%lld k=%lld %s %s\n", t, (long long)m, (long long)n,
+              (long long)k, precision == HR_GEMM_BF16 ? "bf16" : "f32", isa_name(isa));
     CHECK(same);
     free(c);
   }
@@ -426,11 +467,14 @@ static void check_addends(int64_t m, int64_t n, int64_t k, hr_gemm_precision pre
 TEST(addends_are_added_in_order) {
   hr_threadpool *pool = NULL;
   CHECK_OK(hr_threadpool_create(NULL, 3, &pool));
-  static const int64_t shapes[][3] = {{1, 1, 1}, {13, 31, 5}, {15, 33, 256}, {29, 70, 600}, {40, 64, 0}, {3, 100, 513}};
+  static const int64_t shapes[][3] = {{1, 1, 1},   {13, 31, 5}, {15, 33, 256}, {29, 70, 600},
+                                      {40, 64, 0}, {3, 100, 513}, {70, 40, 96}};
   for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, NULL);
-    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, pool);
-    if (hr_gemm_supported(HR_GEMM_BF16)) check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_BF16, pool);
+    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, HR_GEMM_ISA_BEST, NULL);
+    check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_F32, HR_GEMM_ISA_BEST, pool);
+    for (int i = 0; i < N_BF16_ISAS; i++)
+      if (hr_gemm_isa_supported(HR_GEMM_BF16, bf16_isas[i]))
+        check_addends(shapes[s][0], shapes[s][1], shapes[s][2], HR_GEMM_BF16, bf16_isas[i], pool);
   }
   hr_threadpool_free(pool);
 }
@@ -490,6 +534,7 @@ int main(void) {
   RUN(concurrent_calls_share_packed_b);
   RUN(bf16_matches_rounded_reference);
   RUN(bf16_error_vs_f32_is_bounded);
+  RUN(missing_isa_is_unimplemented);
   RUN(addends_are_added_in_order);
   RUN(kernel_tables);
   RUN(unpacked_matches_packed);
