@@ -54,40 +54,6 @@ typedef struct attention_task {
   __m512 m[2], l[2];    /* running maximum and sum per query */
 } attention_task;
 
-HR_AVX512 static inline __mmask16 lanes_below(int64_t n) {
-  return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
-}
-
-/* Transposes the 16 x 16 block in r (row i = r[i]) in place: unpack pairs of rows, then shuffle
- * pairs of 64-bit halves, then 128-bit quarters twice. */
-HR_AVX512 static inline void transpose16(__m512 r[16]) {
-  __m512 t[16];
-#pragma GCC unroll 8
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-#pragma GCC unroll 4
-  for (int i = 0; i < 16; i += 4) {
-    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
-    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
-    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
-    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
-  }
-#pragma GCC unroll 4
-  for (int i = 0; i < 4; i++) {
-    t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
-    t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xdd);
-    t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
-    t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xdd);
-  }
-#pragma GCC unroll 8
-  for (int i = 0; i < 8; i++) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
-
 /* Loads the task's queries transposed and scaled into qt (lanes past ns are 0), 16 queries by 16
  * head dims at a time. */
 HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t, const float *q) {
@@ -95,13 +61,13 @@ HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t,
   for (int half = 0; half < 2; half++) {
     const float *base = q + (t->s0 + 16 * half) * t->row_stride;
     for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
-      __mmask16 cols = lanes_below(k->d - d0);
+      __mmask16 cols = hr_lanes_below(k->d - d0);
       __m512 r[16];
 #pragma GCC unroll 16
       for (int i = 0; i < 16; i++)
         r[i] = 16 * half + i < t->ns ? _mm512_mul_ps(_mm512_maskz_loadu_ps(cols, base + i * t->row_stride + d0), sc)
                                      : _mm512_setzero_ps();
-      transpose16(r);
+      hr_transpose16(r);
       for (int j = 0; j < 16 && d0 + j < k->d; j++) _mm512_store_ps(t->qt + (d0 + j) * QB + 16 * half, r[j]);
     }
   }
@@ -161,8 +127,8 @@ HR_AVX512 static void scores(const attention_kernel *k, attention_task *t, int64
   for (r = key0 > t->s0 ? 0 : t->s0 - key0 + 1; r < nk; r++) {
     int64_t first = key0 + r - t->s0;
     float *row = t->st + r * QB;
-    _mm512_store_ps(row, _mm512_mask_mov_ps(_mm512_load_ps(row), lanes_below(first), ninf));
-    _mm512_store_ps(row + 16, _mm512_mask_mov_ps(_mm512_load_ps(row + 16), lanes_below(first - 16), ninf));
+    _mm512_store_ps(row, _mm512_mask_mov_ps(_mm512_load_ps(row), hr_lanes_below(first), ninf));
+    _mm512_store_ps(row + 16, _mm512_mask_mov_ps(_mm512_load_ps(row + 16), hr_lanes_below(first - 16), ninf));
   }
 }
 
@@ -199,7 +165,7 @@ HR_AVX512 static inline void pv_block(attention_task *t, int64_t d, int64_t key0
   __m512 acc[PV_NQ][PV_NV];
   __mmask16 m[PV_NV];
 #pragma GCC unroll 4
-  for (int v = 0; v < PV_NV; v++) m[v] = lanes_below(d - d0 - 16 * v);
+  for (int v = 0; v < PV_NV; v++) m[v] = hr_lanes_below(d - d0 - 16 * v);
 #pragma GCC unroll 4
   for (int q = 0; q < PV_NQ; q++) {
     const float *row = t->o + (q0 + q) * d + d0;
@@ -246,7 +212,7 @@ HR_AVX512 static void store_output(const attention_kernel *k, const attention_ta
     float *dst = o + (t->s0 + q) * t->row_stride;
     const float *src = t->o + q * k->d;
     for (int64_t i = 0; i < k->d; i += 16) {
-      __mmask16 m = lanes_below(k->d - i);
+      __mmask16 m = hr_lanes_below(k->d - i);
       _mm512_mask_storeu_ps(dst + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, src + i), inv));
     }
   }
@@ -315,10 +281,13 @@ hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, con
   /* No keys (an empty softmax) or no output: the reference kernel defines those. Lane offsets
    * are 32-bit. */
   if (t == 0 || b * s * h * d == 0 || h * d * QB > INT32_MAX) return NULL;
+  bool causal = hr_fast_attr_bool(op, "causal", false);
+  HR_TRY(hr_fast_prepare_attention_amx(env, b, s, t, h, d, scale, causal, out));
+  if (*out) return NULL;
   attention_kernel *k = (attention_kernel *)hr_fast_kernel_new(env, sizeof *k, "attention", attention_run);
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
   *k = (attention_kernel){.base = k->base, .b = b, .s = s, .t = t, .h = h, .d = d, .scale = scale};
-  k->causal = hr_fast_attr_bool(op, "causal", false);
+  k->causal = causal;
   k->worker_floats = hr_fast_round((size_t)(2 * d * QB + KB * QB) * sizeof(float)) / sizeof(float);
   k->base.scratch_bytes = k->worker_floats * sizeof(float) * (size_t)k->base.n_workers;
   *out = &k->base;

@@ -345,8 +345,12 @@ static bool claim_items(gemm_job *j, int64_t *begin, int64_t *end) {
 static void gemm_participant(void *ctx, int64_t begin, int64_t end, int worker) {
   gemm_job *j = ctx;
   int64_t first, last;
-  while (claim_items(j, &first, &last))
+  bool worked = false;
+  while (claim_items(j, &first, &last)) {
     for (int64_t item = first; item < last; item++) gemm_item(j, item, worker);
+    worked = true;
+  }
+  if (worked && j->kernels->done) j->kernels->done();
 }
 
 void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const hr_gemm_packed_b *b, float *c,

@@ -11,26 +11,20 @@
  *
  * Finished accumulators go to a small buffer, from which AVX-512 adds the old C (later K blocks)
  * and the addends and stores the valid columns. Tile registers are configured for the row count
- * at the start of each call and released at its end. */
+ * at the start of each call, and released when a participant has finished its share of a GEMM. */
 #include <cpuid.h>
 #include <immintrin.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "runtime/amx.h"
 #include "runtime/gemm_internal.h"
 
-#define HR_TARGET_AMX __attribute__((target("amx-tile,amx-bf16,avx512f,avx512bf16")))
-
-enum {
-  AMX_MR = 32,        /* rows of a tile of C: two tiles of 16 */
-  TILE_ROWS = 16,     /* rows of a full tile register */
-  TILE_ROW_BYTES = 64 /* bytes of a tile-register row: 16 f32 or 32 bf16 */
-};
+enum { AMX_MR = 32 /* rows of a tile of C: two tile registers of 16 */ };
 _Static_assert((int)AMX_MR <= (int)HR_GEMM_MR_MAX && HR_GEMM_NR == 2 * 16, "a C tile is 2 x 2 tile registers");
-_Static_assert((int)HR_GEMM_BF16_STEP_ALIGN == (int)TILE_ROWS, "a K block is a whole number of B tiles");
+_Static_assert((int)HR_GEMM_BF16_STEP_ALIGN == (int)HR_TILE_ROWS, "a K block is a whole number of B tiles");
 
-/* Tile registers. GCC's tile intrinsics paste their register arguments into the assembly text, so
- * the numbers are macros, passed through one more macro level (below) to be expanded first. */
+/* Tile registers. */
 #define T_C00 0
 #define T_C01 1
 #define T_C10 2
@@ -39,18 +33,6 @@ _Static_assert((int)HR_GEMM_BF16_STEP_ALIGN == (int)TILE_ROWS, "a K block is a w
 #define T_A1 5
 #define T_B0 6
 #define T_B1 7
-#define TILE_ZERO(t) _tile_zero(t)
-#define TILE_LOAD(t, p, stride) _tile_loadd(t, p, stride)
-#define TILE_STORE(t, p, stride) _tile_stored(t, p, stride)
-#define TILE_DP(c, a, b) _tile_dpbf16ps(c, a, b)
-
-/* The 64-byte operand of ldtilecfg (palette 1). */
-typedef struct tile_config {
-  uint8_t palette, start_row, reserved[14];
-  uint16_t row_bytes[16];
-  uint8_t rows[16];
-} tile_config;
-_Static_assert(sizeof(tile_config) == 64, "ldtilecfg reads 64 bytes");
 
 /* ---- enabling -------------------------------------------------------------------------------- */
 
@@ -81,15 +63,15 @@ bool hr_gemm_amx_enable(void) {
 
 /* Configures the tiles for a C tile of `rows` (1..32) rows: the top tiles take the first 16 rows,
  * the bottom ones the rest (left unconfigured when there are none). */
-HR_TARGET_AMX static void configure(int rows) {
-  tile_config cfg = {.palette = 1};
-  int top = rows < TILE_ROWS ? rows : TILE_ROWS, bottom = rows - top;
+HR_AMX static void configure(int rows) {
+  hr_amx_config cfg = {.palette = 1};
+  int top = rows < HR_TILE_ROWS ? rows : HR_TILE_ROWS, bottom = rows - top;
   const int tiles[] = {T_C00, T_C01, T_A0, T_C10, T_C11, T_A1, T_B0, T_B1};
-  const int tile_rows[] = {top, top, top, bottom, bottom, bottom, TILE_ROWS, TILE_ROWS};
+  const int tile_rows[] = {top, top, top, bottom, bottom, bottom, HR_TILE_ROWS, HR_TILE_ROWS};
   for (int i = 0; i < 8; i++) {
     if (tile_rows[i] == 0) continue;
     cfg.rows[tiles[i]] = (uint8_t)tile_rows[i];
-    cfg.row_bytes[tiles[i]] = TILE_ROW_BYTES;
+    cfg.row_bytes[tiles[i]] = HR_TILE_ROW_BYTES;
   }
   _tile_loadconfig(&cfg);
 }
@@ -100,7 +82,7 @@ static inline __mmask16 lanes(int n) {
 
 /* Stores `rows` rows of a product `acc` (rows x NR floats) to C's `cols` columns, adding the old C
  * first when `accumulate`, then each addend (columns from col0 of it). */
-HR_TARGET_AMX static void finish(int rows, const float *acc, float *c, int64_t ldc, int cols, bool accumulate,
+HR_AMX static void finish(int rows, const float *acc, float *c, int64_t ldc, int cols, bool accumulate,
                                  const hr_gemm_tile_addends *add, int64_t col0) {
   const __mmask16 m[2] = {lanes(cols), lanes(cols - 16)};
   for (int i = 0; i < rows; i++) {
@@ -119,50 +101,53 @@ HR_TARGET_AMX static void finish(int rows, const float *acc, float *c, int64_t l
 /* The C tiles of one row group across consecutive panels (hr_gemm_kernels.panels). The next
  * group's A is left to the hardware prefetchers: the tile unit leaves the core's load ports idle
  * most of the time. */
-HR_TARGET_AMX static void panels_amx(int rows, int64_t steps, const void *a, const void *b, int64_t panels,
+HR_AMX static void panels_amx(int rows, int64_t steps, const void *a, const void *b, int64_t panels,
                                      int last_cols, float *c, int64_t ldc, bool accumulate,
                                      const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next) {
   (void)next;
-  const bool bottom = rows > TILE_ROWS;
-  const uint32_t *a0 = a, *a1 = a0 + TILE_ROWS * HR_GEMM_A_STRIDE;
+  const bool bottom = rows > HR_TILE_ROWS;
+  const uint32_t *a0 = a, *a1 = a0 + HR_TILE_ROWS * HR_GEMM_A_STRIDE;
   const int64_t a_stride = HR_GEMM_A_STRIDE * (int64_t)sizeof(uint32_t);
   const int64_t b_stride = HR_GEMM_NR * (int64_t)sizeof(uint32_t);
   _Alignas(64) float acc[AMX_MR * HR_GEMM_NR];
   configure(rows);
   for (int64_t p = 0; p < panels; p++) {
     const uint32_t *bp = (const uint32_t *)b + p * steps * HR_GEMM_NR;
-    TILE_ZERO(T_C00);
-    TILE_ZERO(T_C01);
+    HR_TILE_ZERO(T_C00);
+    HR_TILE_ZERO(T_C01);
     if (bottom) {
-      TILE_ZERO(T_C10);
-      TILE_ZERO(T_C11);
+      HR_TILE_ZERO(T_C10);
+      HR_TILE_ZERO(T_C11);
     }
-    for (int64_t s = 0; s < steps; s += TILE_ROWS) {
-      TILE_LOAD(T_B0, bp + s * HR_GEMM_NR, b_stride);
-      TILE_LOAD(T_B1, bp + s * HR_GEMM_NR + 16, b_stride);
-      TILE_LOAD(T_A0, a0 + s, a_stride);
-      TILE_DP(T_C00, T_A0, T_B0);
-      TILE_DP(T_C01, T_A0, T_B1);
+    for (int64_t s = 0; s < steps; s += HR_TILE_ROWS) {
+      HR_TILE_LOAD(T_B0, bp + s * HR_GEMM_NR, b_stride);
+      HR_TILE_LOAD(T_B1, bp + s * HR_GEMM_NR + 16, b_stride);
+      HR_TILE_LOAD(T_A0, a0 + s, a_stride);
+      HR_TILE_DP(T_C00, T_A0, T_B0);
+      HR_TILE_DP(T_C01, T_A0, T_B1);
       if (bottom) {
-        TILE_LOAD(T_A1, a1 + s, a_stride);
-        TILE_DP(T_C10, T_A1, T_B0);
-        TILE_DP(T_C11, T_A1, T_B1);
+        HR_TILE_LOAD(T_A1, a1 + s, a_stride);
+        HR_TILE_DP(T_C10, T_A1, T_B0);
+        HR_TILE_DP(T_C11, T_A1, T_B1);
       }
     }
     const int64_t acc_stride = HR_GEMM_NR * (int64_t)sizeof(float);
-    TILE_STORE(T_C00, acc, acc_stride);
-    TILE_STORE(T_C01, acc + 16, acc_stride);
+    HR_TILE_STORE(T_C00, acc, acc_stride);
+    HR_TILE_STORE(T_C01, acc + 16, acc_stride);
     if (bottom) {
-      TILE_STORE(T_C10, acc + TILE_ROWS * HR_GEMM_NR, acc_stride);
-      TILE_STORE(T_C11, acc + TILE_ROWS * HR_GEMM_NR + 16, acc_stride);
+      HR_TILE_STORE(T_C10, acc + HR_TILE_ROWS * HR_GEMM_NR, acc_stride);
+      HR_TILE_STORE(T_C11, acc + HR_TILE_ROWS * HR_GEMM_NR + 16, acc_stride);
     }
     int cols = p + 1 < panels ? HR_GEMM_NR : last_cols;
     finish(rows, acc, c + p * HR_GEMM_NR, ldc, cols, accumulate, add, p * HR_GEMM_NR);
   }
-  _tile_release();
 }
 
+/* Returns the tile registers to their initial state once a participant is done with a GEMM (doing
+ * it after every row group would cost more than the group's products). */
+HR_AMX static void release_tiles(void) { _tile_release(); }
+
 const hr_gemm_kernels *hr_gemm_amx_kernels(void) {
-  static const hr_gemm_kernels amx = {AMX_MR, hr_gemm_avx512_pack_a_bf16, panels_amx};
+  static const hr_gemm_kernels amx = {AMX_MR, hr_gemm_avx512_pack_a_bf16, panels_amx, release_tiles};
   return &amx;
 }

@@ -300,7 +300,7 @@ HR_TARGET_F32 void hr_gemm_avx512_pack_bt_panel(const float *b, int64_t ldb, int
 /* ---- tables ----------------------------------------------------------------------------------- */
 
 const hr_gemm_kernels *hr_gemm_avx512_kernels(hr_gemm_precision precision) {
-  static const hr_gemm_kernels f32 = {HR_GEMM_MR, pack_a_f32, panels_f32};
-  static const hr_gemm_kernels bf16 = {HR_GEMM_MR, hr_gemm_avx512_pack_a_bf16, panels_bf16};
+  static const hr_gemm_kernels f32 = {HR_GEMM_MR, pack_a_f32, panels_f32, NULL};
+  static const hr_gemm_kernels bf16 = {HR_GEMM_MR, hr_gemm_avx512_pack_a_bf16, panels_bf16, NULL};
   return precision == HR_GEMM_BF16 ? &bf16 : &f32;
 }

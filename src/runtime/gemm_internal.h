@@ -95,6 +95,8 @@ struct hr_gemm_kernels {
    * is 1..MR. */
   void (*panels)(int rows, int64_t steps, const void *a, const void *b, int64_t panels, int last_cols, float *c,
                  int64_t ldc, bool accumulate, const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next);
+  /* Called by each participant after its last `panels` call of a GEMM; NULL: nothing to do. */
+  void (*done)(void);
 };
 
 /* hr_gemm_pack_b with the kernels chosen by `isa`; HR_UNIMPLEMENTED when this CPU (or OS) lacks

@@ -35,6 +35,6 @@ static void panels_portable(int rows, int64_t steps, const void *a, const void *
 }
 
 const hr_gemm_kernels *hr_gemm_portable_kernels(void) {
-  static const hr_gemm_kernels portable = {HR_GEMM_MR, pack_a_portable, panels_portable};
+  static const hr_gemm_kernels portable = {HR_GEMM_MR, pack_a_portable, panels_portable, NULL};
   return &portable;
 }

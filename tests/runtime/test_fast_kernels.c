@@ -11,6 +11,7 @@
 #include "runtime/exec_internal.h"
 #include "runtime/fast.h"
 #include "runtime/gemm.h"
+#include "runtime/gemm_internal.h"
 #include "test.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -84,8 +85,16 @@ typedef struct fast_case {
   bool bound[8];
   bool bf16;
   int want_fast;    /* fast steps expected */
+  const char *want_impl; /* when set: the kernel some step must run (hr_executable_step_impl) */
   double tolerance; /* on the largest error of fast vs reference (see max_diff) */
 } fast_case;
+
+/* Whether some step of `e` runs the kernel named `impl`. */
+static bool runs_kernel(const hr_executable *e, const char *impl) {
+  for (int i = 0; i < hr_executable_num_plan_steps(e); i++)
+    if (!strcmp(hr_executable_step_impl(e, i), impl)) return true;
+  return false;
+}
 
 /* Creates the case's executable (num_threads 2, with `alloc` when given). */
 static hr_executable *create(const fast_case *c, const hr_allocator *alloc) {
@@ -127,6 +136,10 @@ static double check_case(fast_case *c) {
     int n_fast = hr_executable_fast_stats(e).num_fast_steps;
     if (n_fast != c->want_fast) {
       fprintf(stderr, "%s: %d fast steps, expected %d\n", c->name, n_fast, c->want_fast);
+      test_failures_++;
+    }
+    if (c->want_impl && !runs_kernel(e, c->want_impl)) {
+      fprintf(stderr, "%s: no step runs the %s kernel\n", c->name, c->want_impl);
       test_failures_++;
     }
   }
@@ -409,12 +422,21 @@ TEST(layer_norm_and_softmax_rows) {
 /* Attention                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d, bool causal) {
+/* One attention op on random q, k, v. bf16: in the bf16 mode, where the AMX kernel runs when the
+ * CPU has AMX-BF16 and head_dim suits it (bf16 rounding of q, k, v and the probabilities: errors
+ * up to ~1e-2 on outputs of magnitude ~1). */
+static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d, bool causal, bool bf16) {
   int64_t qd[4] = {b, s, h, d}, kd[4] = {b, t, h, d};
   char qt[96], kt[96];
   type_text(qt, sizeof qt, 4, qd);
   type_text(kt, sizeof kt, 4, kd);
-  fast_case c = {.name = "attention", .n_args = 3, .want_fast = 1, .tolerance = 2e-6};
+  fast_case c = {.name = bf16 ? "attention (bf16)" : "attention", .n_args = 3, .want_fast = 1, .tolerance = 2e-6};
+  if (bf16) {
+    c.bf16 = true;
+    c.tolerance = 0.02;
+    bool amx = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64;
+    c.want_impl = amx ? "attention_amx" : "attention";
+  }
   c.args[0] = random_f32(4, qd, (uint32_t)(s + t + h + d), 2.0f);
   c.args[1] = random_f32(4, kd, 11, 2.0f);
   c.args[2] = random_f32(4, kd, 12, 1.0f);
@@ -423,18 +445,36 @@ static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d
       "  %%0 = \"hlorun.attention\"(%%q, %%k, %%v) {scale = %g : f32, causal = %s} : (%s, %s, %s) -> %s\n"
       "  return %%0 : %s\n}\n",
       qt, kt, kt, qt, 1.0 / sqrt((double)d), causal ? "true" : "false", qt, kt, kt, qt, qt);
-  check_case(&c);
+  double diff = check_case(&c);
+  if (bf16) printf("attention bf16 b=%lld s=%lld t=%lld h=%lld d=%lld causal=%d: max diff %.3g (%s)\n", (long long)b,
+                   (long long)s, (long long)t, (long long)h, (long long)d, causal, diff, c.want_impl);
 }
 
 TEST(attention_blocks_and_masks) {
-  attention_case(1, 256, 256, 4, 64, true);
-  attention_case(2, 37, 37, 3, 16, true);
-  attention_case(1, 5, 9, 2, 8, false);
-  attention_case(1, 40, 300, 1, 24, false); /* two key blocks: the online rescaling */
-  attention_case(1, 300, 300, 1, 8, true);  /* two key blocks, causal */
-  attention_case(1, 20, 50, 2, 7, true);    /* more keys than queries */
-  attention_case(1, 50, 20, 2, 9, true);    /* more queries than keys */
-  attention_case(1, 1, 1, 1, 1, true);
+  attention_case(1, 256, 256, 4, 64, true, false);
+  attention_case(2, 37, 37, 3, 16, true, false);
+  attention_case(1, 5, 9, 2, 8, false, false);
+  attention_case(1, 40, 300, 1, 24, false, false); /* two key blocks: the online rescaling */
+  attention_case(1, 300, 300, 1, 8, true, false);  /* two key blocks, causal */
+  attention_case(1, 20, 50, 2, 7, true, false);    /* more keys than queries */
+  attention_case(1, 50, 20, 2, 9, true, false);    /* more queries than keys */
+  attention_case(1, 1, 1, 1, 1, true, false);
+}
+
+/* The bf16 mode: block edges of the AMX kernel (16 queries, 16- and 32-key tiles, 256-key blocks),
+ * head_dim 32 and 64 (and 16, which it leaves to the f32 kernel), shares of one head's queries. */
+TEST(attention_bf16) {
+  if (!hr_gemm_supported(HR_GEMM_BF16)) return;
+  attention_case(1, 256, 256, 4, 64, true, true);
+  attention_case(2, 37, 37, 3, 32, true, true);
+  attention_case(1, 5, 9, 2, 64, false, true);
+  attention_case(1, 40, 300, 1, 64, false, true); /* two key blocks: the online rescaling */
+  attention_case(1, 600, 600, 1, 32, true, true); /* three key blocks, causal, one head in shares */
+  attention_case(1, 20, 50, 2, 64, true, true);   /* more keys than queries */
+  attention_case(1, 50, 20, 2, 32, true, true);   /* more queries than keys */
+  attention_case(3, 17, 33, 1, 64, false, true);
+  attention_case(1, 1, 1, 1, 32, true, true);
+  attention_case(1, 20, 20, 2, 16, true, true);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -573,6 +613,7 @@ int main(void) {
   RUN(fused_broadcasts);
   RUN(layer_norm_and_softmax_rows);
   RUN(attention_blocks_and_masks);
+  RUN(attention_bf16);
   RUN(block_matches_reference);
   RUN(runs_allocate_only_outputs_and_repeat);
   RUN(disable_fusion_uses_reference_kernels);

@@ -1,0 +1,346 @@
+/* hlorun.attention in the bf16 mode on CPUs with AMX-BF16: the two matrix products of attention
+ * (scores Q K^T and output P V) run on the tile unit with bf16 inputs and f32 accumulation, the
+ * softmax in f32 with AVX-512. Same semantics as fast_attention.c (blockwise, online softmax,
+ * causal blocks skipped); differs from it by the bf16 rounding of Q (after scaling), K, V and the
+ * probabilities P.
+ *
+ * A task is one (batch, head) and a share of its query blocks (every `parts`-th block of 16
+ * queries, so that causal shares cost about the same). It first packs the keys and values the
+ * share needs into the layouts tile products read:
+ *   - K^T: per 16 keys, D/2 rows (pairs of head dims) of 16 words, word j = the key j's pair of
+ *     bf16 (a B tile of the scores: 16 rows of pairs by 16 keys);
+ *   - V:   per pair of keys, a row of D words, word d = the two keys' bf16 of dim d (a B tile of
+ *     the output: 16 pairs of keys by 16 dims);
+ * keys past T are zero. Then, per query block: Q (scaled) to bf16 rows (the A tiles of the
+ * scores), and per block of at most KB keys: the scores S (16 x keys, f32) by tiles, the mask,
+ * the online softmax row by row writing P as bf16 rows (the A tiles of the output), P V into four
+ * accumulator tiles (D = 64), and O = alpha O + P V. At the end each row of O / l is stored.
+ *
+ * Needs D a multiple of 32 up to 64 (at most four output tiles); other shapes use the f32 kernel. */
+#include "runtime/amx.h"
+#include "runtime/fast_internal.h"
+#include "runtime/gemm_internal.h"
+
+enum {
+  QT = 16,    /* queries per block: the rows of a tile */
+  KT = 16,    /* keys per score tile (its columns) */
+  KC = 32,    /* keys per step of P V (the depth of a tile product) */
+  KB = 256,   /* keys per softmax block */
+  MAX_D = 64, /* head_dim: a multiple of 32, at most four output tiles */
+};
+
+/* Tile registers: C0..C3 accumulate (scores or output), A0/A1 hold Q (the two halves of D) or P,
+ * B0/B1 (and A1 while P is in A0) hold K^T or V. */
+#define C0 0
+#define C1 1
+#define C2 2
+#define C3 3
+#define A0 4
+#define A1 5
+#define B0 6
+#define B1 7
+
+typedef struct amx_attention {
+  hr_fast_kernel base;
+  int64_t b, s, t, h, d;
+  float scale;
+  bool causal;
+  int64_t parts;   /* query-block shares per (batch, head) */
+  int64_t t_pad;   /* T rounded up to KC */
+  size_t worker_bytes;
+} amx_attention;
+
+typedef struct amx_job {
+  const amx_attention *k;
+  const float *q, *kk, *v;
+  float *o;
+  char *scratch;
+} amx_job;
+
+/* One worker's buffers (64-byte aligned), see attention_amx_prepare for their sizes. */
+typedef struct amx_buffers {
+  uint32_t *kt;  /* K^T tiles: t_pad / KT tiles of D/2 rows x KT words */
+  uint32_t *vp;  /* V pairs: t_pad / 2 rows of D words */
+  uint32_t *qb;  /* Q block: QT rows of D/2 words (bf16 pairs) */
+  float *s;      /* scores: QT rows of KB */
+  uint32_t *p;   /* probabilities: QT rows of KB/2 words */
+  float *o, *ot; /* output accumulator and the last P V: QT rows of D */
+} amx_buffers;
+
+/* ---- packing ---------------------------------------------------------------------------------- */
+
+/* 32 floats to 16 words of bf16 pairs (element 2w in the low half of word w). */
+HR_AMX static inline __m512i bf16_pairs(const float *x, __mmask16 lo, __mmask16 hi, __m512 scale) {
+  __m512 a = _mm512_mul_ps(_mm512_maskz_loadu_ps(lo, x), scale);
+  __m512 b = _mm512_mul_ps(_mm512_maskz_loadu_ps(hi, x + 16), scale);
+  return (__m512i)_mm512_cvtne2ps_pbh(b, a);
+}
+
+/* K^T tiles of keys [0, n) (n a multiple of KT; keys past T zero): per 16 keys and 32 dims, the 16
+ * keys' pair rows transposed so that each pair of dims becomes a row of 16 keys. */
+HR_AMX static void pack_keys(const amx_attention *k, const float *kh, int64_t n, uint32_t *kt) {
+  const int64_t stride = k->h * k->d;
+  const __m512 one = _mm512_set1_ps(1.0f);
+  for (int64_t key0 = 0; key0 < n; key0 += KT) {
+    for (int64_t d0 = 0; d0 < k->d; d0 += 32) {
+      __m512 r[16];
+      for (int j = 0; j < 16; j++)
+        r[j] = key0 + j < k->t ? (__m512)bf16_pairs(kh + (key0 + j) * stride + d0, 0xffff, 0xffff, one)
+                               : _mm512_setzero_ps();
+      hr_transpose16(r);
+      uint32_t *dst = kt + (key0 / KT * (k->d / 2) + d0 / 2) * KT;
+      for (int w = 0; w < 16; w++) _mm512_store_si512(dst + w * KT, (__m512i)r[w]);
+    }
+  }
+}
+
+/* V pair rows of keys [0, n) (n even; keys past T zero): word d of row r = (V[2r][d], V[2r+1][d]). */
+HR_AMX static void pack_values(const amx_attention *k, const float *vh, int64_t n, uint32_t *vp) {
+  const int64_t stride = k->h * k->d;
+  for (int64_t key = 0; key < n; key += 2) {
+    const float *v0 = vh + key * stride, *v1 = v0 + stride;
+    bool has0 = key < k->t, has1 = key + 1 < k->t;
+    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+      __m512 x0 = has0 ? _mm512_loadu_ps(v0 + d0) : _mm512_setzero_ps();
+      __m512 x1 = has1 ? _mm512_loadu_ps(v1 + d0) : _mm512_setzero_ps();
+      __m512i lo = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x0));
+      __m512i hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x1)), 16);
+      _mm512_store_si512(vp + key / 2 * k->d + d0, _mm512_or_si512(lo, hi));
+    }
+  }
+}
+
+/* The query block's rows (scaled, bf16 pairs); rows past S zero. */
+HR_AMX static void pack_queries(const amx_attention *k, const float *qh, int64_t s0, uint32_t *qb) {
+  const int64_t stride = k->h * k->d;
+  const __m512 scale = _mm512_set1_ps(k->scale);
+  for (int i = 0; i < QT; i++)
+    for (int64_t d0 = 0; d0 < k->d; d0 += 32)
+      _mm512_store_si512(qb + i * (k->d / 2) + d0 / 2,
+                         s0 + i < k->s ? bf16_pairs(qh + (s0 + i) * stride + d0, 0xffff, 0xffff, scale)
+                                       : _mm512_setzero_si512());
+}
+
+/* ---- one block of keys ------------------------------------------------------------------------ */
+
+/* Scores of the query block against keys [key0, key0 + nk) into s (QT rows of KB): Q (A0, and A1
+ * for dims 32..63) times K^T tiles, four score tiles at a time. */
+HR_AMX static void block_scores(const amx_attention *k, const amx_buffers *w, int64_t key0, int64_t nk) {
+  const int64_t q_stride = k->d / 2 * 4, kt_stride = KT * 4, s_stride = KB * 4;
+  const bool two = k->d == 64;
+  HR_TILE_LOAD(A0, w->qb, q_stride);
+  if (two) HR_TILE_LOAD(A1, w->qb + 16, q_stride);
+  int64_t tiles = (nk + KT - 1) / KT;
+  for (int64_t g = 0; g < tiles; g += 4) {
+    const uint32_t *kt = w->kt + (key0 / KT + g) * (k->d / 2) * KT;
+    float *s = w->s + g * KT;
+    int64_t n = tiles - g < 4 ? tiles - g : 4;
+    /* One score tile: the first 32 dims from B0, the next 32 from B1. */
+#define SCORE_TILE(C, i)                                                                                            \
+  if ((i) < n) {                                                                                                    \
+    HR_TILE_ZERO(C);                                                                                                \
+    HR_TILE_LOAD(B0, kt + (i) * (k->d / 2) * KT, kt_stride);                                                        \
+    HR_TILE_DP(C, A0, B0);                                                                                          \
+    if (two) {                                                                                                      \
+      HR_TILE_LOAD(B1, kt + ((i) * (k->d / 2) + 16) * KT, kt_stride);                                               \
+      HR_TILE_DP(C, A1, B1);                                                                                        \
+    }                                                                                                               \
+    HR_TILE_STORE(C, s + (i) * KT, s_stride);                                                                       \
+  }
+    SCORE_TILE(C0, 0)
+    SCORE_TILE(C1, 1)
+    SCORE_TILE(C2, 2)
+    SCORE_TILE(C3, 3)
+#undef SCORE_TILE
+  }
+}
+
+/* The online softmax of the block's score rows: row i sees `visible` keys (the rest, up to the
+ * next multiple of KC, become zero probabilities). Writes P as bf16 pairs, updates the running
+ * maximum m and sum l, and returns in alpha the factors exp(m_old - m_new) for O. */
+HR_AMX static void block_softmax(const amx_attention *k, const amx_buffers *w, int64_t s0, int64_t key0, int64_t nk,
+                                 float *m, float *l, float *alpha) {
+  const int64_t width = (nk + KC - 1) / KC * KC;
+  const __m512 ninf = _mm512_set1_ps(-__builtin_inff());
+  for (int i = 0; i < QT; i++) {
+    const float *sr = w->s + i * KB;
+    uint32_t *pr = w->p + i * (KB / 2);
+    int64_t visible = k->causal ? s0 + i - key0 + 1 : nk;
+    if (visible > nk) visible = nk;
+    if (s0 + i >= k->s || visible <= 0) { /* a padding row, or no key yet: nothing to add */
+      for (int64_t j = 0; j < width; j += 32) _mm512_store_si512(pr + j / 2, _mm512_setzero_si512());
+      alpha[i] = 1.0f;
+      continue;
+    }
+    __m512 mx = ninf;
+    for (int64_t j = 0; j < visible; j += 16) mx = _mm512_max_ps(mx, _mm512_mask_loadu_ps(ninf, hr_lanes_below(visible - j), sr + j));
+    float m_new = _mm512_reduce_max_ps(mx);
+    if (m[i] > m_new) m_new = m[i];
+    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp(_mm512_set1_ps(m[i] - m_new)));
+    __m512 mv = _mm512_set1_ps(m_new), sum = _mm512_setzero_ps();
+    for (int64_t j = 0; j < width; j += 32) {
+      __mmask16 lo = hr_lanes_below(visible - j), hi = hr_lanes_below(visible - j - 16);
+      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
+      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
+      sum = _mm512_add_ps(sum, _mm512_add_ps(p0, p1));
+      _mm512_store_si512(pr + j / 2, (__m512i)_mm512_cvtne2ps_pbh(p1, p0));
+    }
+    l[i] = l[i] * alpha[i] + _mm512_reduce_add_ps(sum);
+    m[i] = m_new;
+  }
+}
+
+/* ot = P V over the block's keys (KC at a time): P rows in A0, V tiles of 16 dims in B0, B1, A1. */
+HR_AMX static void block_values(const amx_attention *k, const amx_buffers *w, int64_t key0, int64_t nk) {
+  const int64_t p_stride = KB / 2 * 4, v_stride = k->d * 4, o_stride = k->d * 4;
+  const bool four = k->d == 64;
+  HR_TILE_ZERO(C0);
+  HR_TILE_ZERO(C1);
+  if (four) {
+    HR_TILE_ZERO(C2);
+    HR_TILE_ZERO(C3);
+  }
+  for (int64_t c = 0; c < nk; c += KC) {
+    const uint32_t *v = w->vp + (key0 + c) / 2 * k->d;
+    HR_TILE_LOAD(A0, w->p + c / 2, p_stride);
+    HR_TILE_LOAD(B0, v, v_stride);
+    HR_TILE_DP(C0, A0, B0);
+    HR_TILE_LOAD(B1, v + 16, v_stride);
+    HR_TILE_DP(C1, A0, B1);
+    if (four) {
+      HR_TILE_LOAD(A1, v + 32, v_stride);
+      HR_TILE_DP(C2, A0, A1);
+      HR_TILE_LOAD(B0, v + 48, v_stride);
+      HR_TILE_DP(C3, A0, B0);
+    }
+  }
+  HR_TILE_STORE(C0, w->ot, o_stride);
+  HR_TILE_STORE(C1, w->ot + 16, o_stride);
+  if (four) {
+    HR_TILE_STORE(C2, w->ot + 32, o_stride);
+    HR_TILE_STORE(C3, w->ot + 48, o_stride);
+  }
+}
+
+/* O = alpha O + ot (O = ot for the first block), rows [0, rows). */
+HR_AMX static void block_accumulate(const amx_attention *k, const amx_buffers *w, int rows, const float *alpha,
+                                    bool first) {
+  for (int i = 0; i < rows; i++) {
+    float *o = w->o + i * k->d;
+    const float *ot = w->ot + i * k->d;
+    __m512 a = _mm512_set1_ps(alpha[i]);
+    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+      __m512 x = _mm512_load_ps(ot + d0);
+      _mm512_store_ps(o + d0, first ? x : _mm512_fmadd_ps(_mm512_load_ps(o + d0), a, x));
+    }
+  }
+}
+
+/* ---- tasks ------------------------------------------------------------------------------------ */
+
+/* Configures all eight tiles as full 16 x 64-byte tiles. */
+HR_AMX static void configure_tiles(void) {
+  hr_amx_config cfg = {.palette = 1};
+  for (int t = 0; t < 8; t++) {
+    cfg.rows[t] = HR_TILE_ROWS;
+    cfg.row_bytes[t] = HR_TILE_ROW_BYTES;
+  }
+  _tile_loadconfig(&cfg);
+}
+
+/* Query block `qb` of one (batch, head), its keys and values already packed. */
+HR_AMX static void query_block(const amx_attention *k, const amx_buffers *w, const float *qh, float *oh, int64_t qb) {
+  int64_t s0 = qb * QT, t_end = k->causal && s0 + QT < k->t ? s0 + QT : k->t;
+  int rows = k->s - s0 < QT ? (int)(k->s - s0) : QT;
+  _Alignas(64) float m[QT], l[QT], alpha[QT];
+  for (int i = 0; i < QT; i++) m[i] = -__builtin_inff(), l[i] = 0;
+  pack_queries(k, qh, s0, w->qb);
+  for (int64_t key0 = 0; key0 < t_end; key0 += KB) {
+    int64_t nk = t_end - key0 < KB ? t_end - key0 : KB;
+    block_scores(k, w, key0, nk);
+    block_softmax(k, w, s0, key0, nk, m, l, alpha);
+    block_values(k, w, key0, nk);
+    block_accumulate(k, w, rows, alpha, key0 == 0);
+  }
+  const int64_t stride = k->h * k->d;
+  for (int i = 0; i < rows; i++) {
+    __m512 inv = _mm512_set1_ps(1.0f / l[i]);
+    for (int64_t d0 = 0; d0 < k->d; d0 += 16)
+      _mm512_storeu_ps(oh + (s0 + i) * stride + d0, _mm512_mul_ps(_mm512_load_ps(w->o + i * k->d + d0), inv));
+  }
+}
+
+/* Task `task`: share `part` of the query blocks of (batch, head) task / parts. */
+HR_AMX static void run_task(const amx_job *j, int64_t task, const amx_buffers *w) {
+  const amx_attention *k = j->k;
+  int64_t bh = task / k->parts, part = task % k->parts, b = bh / k->h, h = bh % k->h;
+  int64_t n_qb = (k->s + QT - 1) / QT;
+  if (part >= n_qb) return;
+  /* The share's last block sees the most keys. */
+  int64_t last = part + (n_qb - 1 - part) / k->parts * k->parts;
+  int64_t keys = k->causal && (last + 1) * QT < k->t ? (last + 1) * QT : k->t;
+  keys = (keys + KC - 1) / KC * KC;
+  const float *qh = j->q + (b * k->s * k->h + h) * k->d;
+  const float *kh = j->kk + (b * k->t * k->h + h) * k->d, *vh = j->v + (b * k->t * k->h + h) * k->d;
+  float *oh = j->o + (b * k->s * k->h + h) * k->d;
+  pack_keys(k, kh, keys, w->kt);
+  pack_values(k, vh, keys, w->vp);
+  configure_tiles();
+  for (int64_t qb = part; qb < n_qb; qb += k->parts) query_block(k, w, qh, oh, qb);
+  _tile_release();
+}
+
+/* Carves one worker's buffers out of its scratch. */
+static amx_buffers worker_buffers(const amx_attention *k, char *base) {
+  amx_buffers w;
+  size_t off = 0;
+#define CARVE(field, type, count)                                                                                   \
+  w.field = (type *)(base + off);                                                                                   \
+  off += hr_fast_round((size_t)(count) * sizeof(type));
+  CARVE(kt, uint32_t, k->t_pad * k->d / 2)
+  CARVE(vp, uint32_t, k->t_pad / 2 * k->d)
+  CARVE(qb, uint32_t, QT * k->d / 2)
+  CARVE(s, float, QT * KB)
+  CARVE(p, uint32_t, QT * KB / 2)
+  CARVE(o, float, QT * k->d)
+  CARVE(ot, float, QT * k->d)
+#undef CARVE
+  return w;
+}
+
+static void amx_chunk(void *ctx, int64_t begin, int64_t end, int worker) {
+  const amx_job *j = ctx;
+  amx_buffers w = worker_buffers(j->k, j->scratch + (size_t)worker * j->k->worker_bytes);
+  for (int64_t task = begin; task < end; task++) run_task(j, task, &w);
+}
+
+static hr_status amx_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
+                         void *scratch) {
+  const amx_attention *k = (const amx_attention *)base;
+  amx_job j = {k, operands[0]->data, operands[1]->data, operands[2]->data, results[0]->data, scratch};
+  hr_parallel_for(base->pool, k->b * k->h * k->parts, 1, amx_chunk, &j);
+  return NULL;
+}
+
+hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, int64_t b, int64_t s, int64_t t, int64_t h, int64_t d,
+                                        float scale, bool causal, hr_fast_kernel **out) {
+  if (!env->bf16 || d % 32 != 0 || d > MAX_D || !hr_gemm_amx_enable()) return NULL;
+  /* Scratch sizes below stay far from overflow: T is bounded by the tensor sizes checked by the
+   * caller, and the per-worker bytes are a small multiple of T * D. */
+  if (t > INT32_MAX / MAX_D) return NULL;
+  amx_attention *k = (amx_attention *)hr_fast_kernel_new(env, sizeof *k, "attention_amx", amx_run);
+  if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
+  *k = (amx_attention){.base = k->base, .b = b, .s = s, .t = t, .h = h, .d = d, .scale = scale, .causal = causal};
+  k->t_pad = (t + KC - 1) / KC * KC;
+  /* Enough shares for two tasks per worker; a share holds at least one query block. */
+  int64_t n_qb = (s + QT - 1) / QT, want = 2 * (int64_t)k->base.n_workers;
+  k->parts = (want + b * h - 1) / (b * h);
+  if (k->parts > n_qb) k->parts = n_qb;
+  if (k->parts < 1) k->parts = 1;
+  k->worker_bytes = hr_fast_round((size_t)(k->t_pad * d / 2) * 4) * 2 + hr_fast_round((size_t)QT * d / 2 * 4) +
+                    hr_fast_round((size_t)QT * KB * 4) + hr_fast_round((size_t)QT * KB / 2 * 4) +
+                    2 * hr_fast_round((size_t)QT * d * 4);
+  k->base.scratch_bytes = k->worker_bytes * (size_t)k->base.n_workers;
+  *out = &k->base;
+  return NULL;
+}
