@@ -378,6 +378,43 @@ TEST(fused_broadcasts) {
     for (int v = 0; v < 3; v++) fused_case(shapes[i][0], shapes[i][1], shapes[i][2], v);
 }
 
+/* GELU (tanh form), which the vector program runs as one instruction: over [-12, 12] and special
+ * values (+-inf, NaN, huge, tiny, where the reciprocal's edge cases are). */
+TEST(fused_gelu_special_values) {
+  static const float specials[] = {INFINITY, -INFINITY, NAN, 1e30f, -1e30f, -3e38f, 3e38f, -90.0f, -45.0f,
+                                   -20.0f,   -9.5f,     0.0f, -0.0f, 1e-30f, -1e-30f, 1e-40f, -1e-40f};
+  enum { N_RANGE = 2401, N_SPECIAL = sizeof specials / sizeof specials[0] };
+  int64_t dims[1] = {N_RANGE + N_SPECIAL};
+  char xt[96];
+  type_text(xt, sizeof xt, 1, dims);
+  fast_case c = {.name = "fused gelu", .n_args = 1, .want_fast = 1, .tolerance = 1e-6};
+  c.args[0] = random_f32(1, dims, 1, 1.0f);
+  float *x = c.args[0] ? c.args[0]->data : NULL;
+  for (int i = 0; x && i < N_RANGE; i++) x[i] = -12.0f + 0.01f * (float)i;
+  for (int i = 0; x && i < N_SPECIAL; i++) x[N_RANGE + i] = specials[i];
+  c.text = text_of("func.func @main(%%x: %s) -> %s {\n"
+                   "  %%0 = \"hlorun.fused\"(%%x) ({\n"
+                   "  ^bb0(%%h: tensor<f32>):\n"
+                   "    %%c0 = stablehlo.constant dense<0.0447149985> : tensor<f32>\n"
+                   "    %%c1 = stablehlo.constant dense<0.797884583> : tensor<f32>\n"
+                   "    %%c2 = stablehlo.constant dense<1.0> : tensor<f32>\n"
+                   "    %%c3 = stablehlo.constant dense<0.5> : tensor<f32>\n"
+                   "    %%h2 = stablehlo.multiply %%h, %%h : tensor<f32>\n"
+                   "    %%h3 = stablehlo.multiply %%h, %%h2 : tensor<f32>\n"
+                   "    %%t0 = stablehlo.multiply %%c0, %%h3 : tensor<f32>\n"
+                   "    %%t1 = stablehlo.add %%h, %%t0 : tensor<f32>\n"
+                   "    %%t2 = stablehlo.multiply %%c1, %%t1 : tensor<f32>\n"
+                   "    %%t3 = stablehlo.tanh %%t2 : tensor<f32>\n"
+                   "    %%t4 = stablehlo.add %%c2, %%t3 : tensor<f32>\n"
+                   "    %%t5 = stablehlo.multiply %%c3, %%t4 : tensor<f32>\n"
+                   "    %%y = stablehlo.multiply %%h, %%t5 : tensor<f32>\n"
+                   "    stablehlo.return %%y : tensor<f32>\n"
+                   "  }) {broadcast_dimensions = [array<i64: 0>]} : (%s) -> %s\n"
+                   "  return %%0 : %s\n}\n",
+                   xt, xt, xt, xt, xt);
+  check_case(&c);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Layer norm and softmax                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
@@ -611,6 +648,7 @@ int main(void) {
   RUN(matmul_rank3_and_runtime_weights);
   RUN(matmul_bf16_error_bound);
   RUN(fused_broadcasts);
+  RUN(fused_gelu_special_values);
   RUN(layer_norm_and_softmax_rows);
   RUN(attention_blocks_and_masks);
   RUN(attention_bf16);
