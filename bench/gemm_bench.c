@@ -5,7 +5,8 @@
  *   gemm_bench [--seconds S] [--m M1,M2,...] [--threads T1,T2,...] [--no-dnnl]
  *
  * Each measurement repeats the call for at least S seconds (default 0.3) and reports the fastest
- * and the median call. The machine's FMA peak is measured too, since a VM's clock may be below the
+ * and the median call. bf16 is measured with the AVX512_BF16 kernels and, where the CPU has
+ * AMX-BF16, with the AMX kernels (what --bf16 uses there), interleaved with the f32 calls. The machine's FMA peak is measured too, since a VM's clock may be below the
  * nominal one. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 
 #include "base/threadpool.h"
 #include "runtime/gemm.h"
+#include "runtime/gemm_internal.h"
 
 #define NOMINAL_PEAK_PER_CORE 253.5 /* GF/s: 2 FMA pipes x 16 lanes x 2 flops x 3.96 GHz (Zen 5) */
 #define MAX_SAMPLES 4096
@@ -89,7 +91,7 @@ typedef struct timing {
 
 typedef void (*call_fn)(void *ctx);
 
-#define MAX_CALLEES 3
+#define MAX_CALLEES 4
 #define ROUNDS 3
 
 /* Measures `count` functions in ROUNDS rounds; in each round each function runs in a block of
@@ -237,7 +239,26 @@ static double bf16_error(const shape *s, const float *a, const float *b, const f
   return worst;
 }
 
-/* Measures one shape at one thread count: ours in f32, oneDNN, ours in bf16; prints a row. */
+/* Packs B for bf16 with the kernels of `isa`; NULL where this CPU lacks them. */
+static hr_gemm_packed_b *pack_bf16(const shape *s, const float *b, hr_gemm_isa isa) {
+  hr_gemm_packed_b *p = NULL;
+  if (s->unpacked || !hr_gemm_isa_supported(HR_GEMM_BF16, isa)) return NULL;
+  hr_status st = hr_gemm_pack_b_isa(NULL, b, ldb(s), s->k, s->n, s->transpose_b, HR_GEMM_BF16, isa, &p);
+  if (st) {
+    fprintf(stderr, "gemm_bench: %s\n", hr_status_message(st));
+    exit(1);
+  }
+  return p;
+}
+
+/* Prints the bf16 columns of one kernel set: GF/s, speed over f32, error against f32. */
+static void print_bf16(const shape *s, const timing *t, const timing *f32, gemm_ctx *g, const float *c) {
+  call_ours(g);
+  printf(" | %6.1f %5.2fx %8.1e", gflops(s, t->min), f32->min / t->min, bf16_error(s, g->a, g->b, g->c, c));
+}
+
+/* Measures one shape at one thread count: ours in f32, oneDNN, ours in bf16 (AVX512_BF16, AMX);
+ * prints a row. */
 static void bench_shape(const options *o, const shape *s, hr_threadpool *pool, int threads, const dnnl_lib *dnnl,
                         double peak) {
   float *a = malloc((size_t)(s->m * s->k) * sizeof(float)), *b = malloc((size_t)(s->k * s->n) * sizeof(float));
@@ -248,22 +269,23 @@ static void bench_shape(const options *o, const shape *s, hr_threadpool *pool, i
   }
   for (int64_t i = 0; i < s->m * s->k; i++) a[i] = (float)((i * 7919) % 2001 - 1000) * 1e-3f;
   for (int64_t i = 0; i < s->k * s->n; i++) b[i] = (float)((i * 104729) % 2003 - 1001) * 1e-3f;
-  hr_gemm_packed_b *packed = NULL, *packed16 = NULL;
+  hr_gemm_packed_b *packed = NULL;
   hr_status st = hr_gemm_pack_b(NULL, b, ldb(s), s->k, s->n, s->transpose_b, HR_GEMM_F32, &packed);
-  if (!st && !s->unpacked && hr_gemm_supported(HR_GEMM_BF16))
-    st = hr_gemm_pack_b(NULL, b, ldb(s), s->k, s->n, s->transpose_b, HR_GEMM_BF16, &packed16);
   if (st) {
     fprintf(stderr, "gemm_bench: %s\n", hr_status_message(st));
     exit(1);
   }
+  hr_gemm_packed_b *packed16 = pack_bf16(s, b, HR_GEMM_ISA_AVX512), *packed_amx = pack_bf16(s, b, HR_GEMM_ISA_AMX);
   gemm_ctx g = {pool, s, a, b, c, packed, dnnl}, g16 = {pool, s, a, b, c16, packed16, dnnl};
+  gemm_ctx gamx = {pool, s, a, b, c16, packed_amx, dnnl};
   if (dnnl->set_threads) dnnl->set_threads(threads);
-  /* Ours, then oneDNN and our bf16 when present. */
+  /* Ours, then oneDNN and our bf16 kernels when present. */
   call_fn fns[MAX_CALLEES] = {call_ours};
   void *ctxs[MAX_CALLEES] = {&g};
-  int count = 1, dnnl_at = 0, bf16_at = 0;
+  int count = 1, dnnl_at = 0, bf16_at = 0, amx_at = 0;
   if (dnnl->sgemm) fns[dnnl_at = count] = call_dnnl, ctxs[count++] = &g;
   if (packed16) fns[bf16_at = count] = call_ours, ctxs[count++] = &g16;
+  if (packed_amx) fns[amx_at = count] = call_ours, ctxs[count++] = &gamx;
   timing t[MAX_CALLEES];
   measure_all(count, fns, ctxs, o->seconds, t);
   double nominal = NOMINAL_PEAK_PER_CORE * threads;
@@ -271,15 +293,16 @@ static void bench_shape(const options *o, const shape *s, hr_threadpool *pool, i
          (long long)s->n, threads, gflops(s, t[0].min), gflops(s, t[0].median), 100 * gflops(s, t[0].min) / nominal,
          100 * gflops(s, t[0].min) / peak);
   if (dnnl_at)
-    printf(" %6.1f %6.1f %5.2fx |", gflops(s, t[dnnl_at].min), gflops(s, t[dnnl_at].median), t[dnnl_at].min / t[0].min);
+    printf(" %6.1f %6.1f %5.2fx", gflops(s, t[dnnl_at].min), gflops(s, t[dnnl_at].median), t[dnnl_at].min / t[0].min);
   else
-    printf(" %6s %6s %6s |", "-", "-", "-");
-  if (bf16_at) {
-    call_ours(&g);
-    printf(" %6.1f %5.2fx %8.1e", gflops(s, t[bf16_at].min), t[0].min / t[bf16_at].min, bf16_error(s, a, b, c16, c));
-  }
+    printf(" %6s %6s %6s", "-", "-", "-");
+  if (bf16_at || amx_at) call_ours(&g);
+  if (bf16_at) print_bf16(s, &t[bf16_at], &t[0], &g16, c);
+  else if (amx_at) printf(" | %6s %6s %8s", "-", "-", "-");
+  if (amx_at) print_bf16(s, &t[amx_at], &t[0], &gamx, c);
   printf("\n");
   fflush(stdout);
+  hr_gemm_packed_b_free(packed_amx);
   hr_gemm_packed_b_free(packed);
   hr_gemm_packed_b_free(packed16);
   free(a);
@@ -302,8 +325,10 @@ int main(int argc, char **argv) {
   double core_peak = measured_core_peak(o.seconds);
   double load[3] = {0};
   if (getloadavg(load, 3) < 0) load[0] = -1;
-  printf("gemm_bench: load average %.2f %.2f %.2f; oneDNN %s; bf16 %s\n", load[0], load[1], load[2],
-         dnnl.sgemm ? "loaded" : "not available", hr_gemm_supported(HR_GEMM_BF16) ? "yes" : "no");
+  bool amx = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX);
+  printf("gemm_bench: load average %.2f %.2f %.2f; oneDNN %s; bf16: AVX512_BF16 %s, AMX-BF16 %s\n", load[0], load[1],
+         load[2], dnnl.sgemm ? "loaded" : "not available",
+         hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AVX512) ? "yes" : "no", amx ? "yes" : "no");
   for (int t = 0; t < o.n_threads; t++) {
     hr_threadpool *pool = NULL;
     hr_status st = hr_threadpool_create(NULL, o.threads[t], &pool);
@@ -314,8 +339,9 @@ int main(int argc, char **argv) {
     double peak = core_peak * o.threads[t];
     printf("\n%d thread(s): nominal peak %.0f GF/s, measured FMA peak %.0f GF/s (%d x %.0f)\n", o.threads[t],
            NOMINAL_PEAK_PER_CORE * o.threads[t], peak, o.threads[t], core_peak);
-    printf("%-12s %6s %5s %5s %2s | %6s %6s %6s %6s | %6s %6s %6s | %6s %6s %8s\n", "shape", "M", "K", "N", "T",
+    printf("%-12s %6s %5s %5s %2s | %6s %6s %6s %6s | %6s %6s %6s | %6s %6s %8s", "shape", "M", "K", "N", "T",
            "best", "median", "%nom", "%meas", "dnnl", "median", "ratio", "bf16", "speed", "bf16 err");
+    printf(amx ? " | %6s %6s %8s\n" : "\n", "amx", "speed", "amx err");
     for (int i = 0; i < o.n_ms; i++) {
       int64_t m = o.ms[i];
       const shape shapes[] = {
@@ -332,8 +358,8 @@ int main(int argc, char **argv) {
     hr_threadpool_free(pool);
   }
   printf("\nGF/s: best and median call; %%nom: of the nominal peak; %%meas: of the measured FMA peak;\n"
-         "ratio: oneDNN time / our time (> 1: ours faster); speed: bf16 over f32; bf16 err: max |bf16 - f32| /\n"
-         "sum |a b| over the first 64 rows. Attention shapes call hr_gemm_unpacked (packs B every call).\n");
+         "ratio: oneDNN time / our time (> 1: ours faster); bf16: AVX512_BF16 kernels, amx: AMX-BF16 kernels\n"
+         "(best call); speed: over f32; err: max |bf16 - f32| / sum |a b| over the first 64 rows. Attention shapes call hr_gemm_unpacked (packs B every call).\n");
   if (dnnl.handle) dlclose(dnnl.handle);
   return 0;
 }

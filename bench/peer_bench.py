@@ -121,9 +121,22 @@ def hlorun_first_call(hlorun, weights, threads, calls):
             "steady_mean_ms": float(m_later.group(1)), "steady_min_ms": float(m_later.group(2))}
 
 
-def hlorun_throughput(hlorun, weights, batch, threads, iters, min_time):
+def cpu_bf16():
+    """Which bf16 matrix unit hlorun's --bf16 mode uses here: "AMX", "AVX512_BF16" or None."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
+    except OSError:
+        return None
+    if "amx_bf16" in flags and "amx_tile" in flags:
+        return "AMX"
+    return "AVX512_BF16" if "avx512_bf16" in flags else None
+
+
+def hlorun_throughput(hlorun, weights, batch, threads, iters, min_time, bf16=False):
     out = run([hlorun, "bench", MODEL, "--weights", weights, "--batches", str(batch), "--no-first",
-               "--iters", str(iters), "--min-time", str(min_time), "--threads", str(threads)], what="hlorun bench")
+               "--iters", str(iters), "--min-time", str(min_time), "--threads", str(threads)]
+              + (["--bf16"] if bf16 else []), what="hlorun bench")
     tail = out.split("throughput", 1)[-1]
     m = re.search(rf"^\s*{batch}\s+([\d.]+)\s+([\d.]+)\s*$", tail, re.M)
     if not m:
@@ -197,7 +210,13 @@ def main(argv):
                     help="ORT intra-op threads spin (1, ORT's default) or block (0) while waiting; best: run both, "
                          "count the faster (on a loaded machine blocking wins)")
     ap.add_argument("--tolerance", type=float, default=1e-4)
+    ap.add_argument("--no-bf16", action="store_true", help="leave out hlorun --bf16 (timed only where the CPU has "
+                    "AVX512_BF16 or AMX-BF16)")
+    ap.add_argument("--peak", type=float, default=PEAK_GFLOPS,
+                    help="FP32 peak GF/s of the machine for the %% peak column (default: the Zen 5 this project "
+                         "measures on; gemm_bench prints the measured FMA peak of others)")
     args = ap.parse_args(argv)
+    bf16_unit = None if args.no_bf16 else cpu_bf16()
     batches = [int(b) for b in args.batches.split(",")]
     hlorun = os.path.abspath(args.hlorun)
     if not os.access(hlorun, os.X_OK):
@@ -231,6 +250,12 @@ def main(argv):
     hl_diff = max_abs_diff(os.path.join(hl_out, "out0.npy"), reference)
     hl_ok = hl_diff < args.tolerance
     log(f"hlorun: max |hlorun - numpy float64| = {hl_diff:.3e} ({'ok' if hl_ok else 'TOO LARGE'}, limit {args.tolerance:g})")
+    bf16_diff = None
+    if bf16_unit:
+        run([hlorun, "run", MODEL, "--weights", weights, "--input", f"tokens={tokens}", "--output", w("hlorun_bf16_b2"),
+             "--quiet", "--bf16", "--threads", str(args.threads)], what="hlorun run --bf16")
+        bf16_diff = max_abs_diff(os.path.join(w("hlorun_bf16_b2"), "out0.npy"), reference)
+        log(f"hlorun --bf16 ({bf16_unit}): max |hlorun - numpy float64| = {bf16_diff:.3e} (reported; logits reach ~4)")
     torch_diff = None
     if not args.no_torch:
         out = run([PY, os.path.join(HERE, "tiny_transformer_torch.py"), "check", weights, tokens, reference,
@@ -254,9 +279,9 @@ def main(argv):
 
     # Per round and batch size: hlorun, then ONNX Runtime, then torch, so that each ratio compares
     # runs made seconds apart (the load of a shared machine drifts).
-    engines = ["hlorun", "ort"] + ([] if args.no_torch else ["torch"])
+    engines = ["hlorun", "ort"] + ([] if args.no_torch else ["torch"]) + (["bf16"] if bf16_unit else [])
     results = {e: {b: [] for b in batches} for e in engines}  # tokens/s per round
-    ort_info, torch_version, est = None, None, None
+    ort_info, torch_version, est, est_bf16 = None, None, None, None
     ort_spin_won = {True: 0, False: 0}
     loads = [float(load_before.split()[0])]
     for r in range(args.rounds):
@@ -286,6 +311,12 @@ def main(argv):
                     best = (row["tokens_per_s"], spin)
             results["ort"][b].append(best[0])
             ort_spin_won[best[1]] += 1
+            if bf16_unit:
+                iters, mt = hlorun_plan(est_bf16, b, args.min_time, args.budget)
+                row = hlorun_throughput(hlorun, weights, b, args.threads, iters, int(round(mt)), bf16=True)
+                est_bf16 = 1.0 / row["tokens_per_s"]
+                results["bf16"][b].append(row["tokens_per_s"])
+                log(f"  hlorun --bf16     {row['latency_ms']:10.2f} ms {row['tokens_per_s']:9.0f} tokens/s")
             if not args.no_torch:
                 res, out = torch_run(weights, [b], args.threads, args.min_time, args.budget, w("torch.json"))
                 torch_version = res.get("version")
@@ -304,19 +335,24 @@ def main(argv):
     cols = ["batch", "hlorun tokens/s", "ORT tokens/s", "ratio", f">= {TARGET_RATIO}x", "hlorun % peak"]
     if not args.no_torch:
         cols.append("torch tokens/s")
+    if bf16_unit:
+        cols.append(f"hlorun --bf16 ({bf16_unit})")
     table = [cols]
     summary_rows = []
     for b in batches:
         h, o, t = results["hlorun"][b], results["ort"][b], results["torch"].get(b, []) if "torch" in results else []
         ratios = [x / y for x, y in zip(h, o)]  # paired by round
         ratio = statistics.median(ratios)
-        peak = statistics.median(h) / SEQ * GFLOP_PER_SEQ / PEAK_GFLOPS * 100
+        peak = statistics.median(h) / SEQ * GFLOP_PER_SEQ / args.peak * 100
         rtext = f"{ratio:.2f}x" if len(ratios) == 1 else f"{ratio:.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
         row = [str(b), fmt_rate(h), fmt_rate(o), rtext, "yes" if ratio >= TARGET_RATIO else "no", f"{peak:.1f}%"]
         if not args.no_torch:
             row.append(fmt_rate(t))
+        if bf16_unit:
+            row.append(fmt_rate(results["bf16"][b]))
         table.append(row)
-        summary_rows.append({"batch": b, "hlorun": h, "ort": o, "torch": t, "ratios": ratios, "ratio": ratio})
+        summary_rows.append({"batch": b, "hlorun": h, "ort": o, "torch": t, "ratios": ratios, "ratio": ratio,
+                             "hlorun_bf16": results["bf16"][b] if bf16_unit else None})
     widths = [max(len(r[i]) for r in table) for i in range(len(cols))]
     for i, row in enumerate(table):
         log(" | ".join(c.rjust(wd) for c, wd in zip(row, widths)))
@@ -330,7 +366,9 @@ def main(argv):
     log(f"hlorun parse + compile: {fc['parse_compile_ms']:.1f} ms (open {fc['open_ms']:.1f} ms + first-call compile "
         f"{fc['compile_ms']:.1f} ms; target < 50 ms)")
     log(f"max |logits - numpy float64 reference|: hlorun {hl_diff:.2e}, ORT {ort_info['max_abs_diff']:.2e}"
-        + ("" if torch_diff is None else f", torch {torch_diff:.2e}") + f" (limit {args.tolerance:g})")
+        + ("" if torch_diff is None else f", torch {torch_diff:.2e}") + f" (limit {args.tolerance:g})"
+        + ("" if bf16_diff is None else f"; hlorun --bf16 {bf16_diff:.2e} (reported)"))
+    log(f"% peak: of {args.peak:g} GF/s FP32 ({GFLOP_PER_SEQ} GFLOP per {SEQ}-token sequence)")
     log(f"load average: {load_before} before, {load_after} after; {time.monotonic() - t_start:.0f} s in all")
     busy = max(loads)
     if busy > 0.5 * (os.cpu_count() or 1) + 1.0:
@@ -340,7 +378,8 @@ def main(argv):
     with open(w("summary.json"), "w") as f:
         json.dump({"date": stamp, "hlorun_rev": git_rev(), "threads": args.threads, "rows": summary_rows,
                    "hlorun_first_call": fc, "max_abs_diff": {"hlorun": hl_diff, "ort": ort_info["max_abs_diff"],
-                                                             "torch": torch_diff},
+                                                             "torch": torch_diff, "hlorun_bf16": bf16_diff},
+                   "bf16_unit": bf16_unit, "peak_gflops": args.peak,
                    "load_before": load_before, "load_after": load_after, "load_max_1min": max(loads),
                    "ort_spin": args.ort_spin, "ort_spin_won": ort_spin_won[True], "ort_block_won": ort_spin_won[False]}, f, indent=1)
     if not hl_ok:

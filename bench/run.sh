@@ -12,6 +12,9 @@
 #                             (at least one run): keeps the run short while hlorun is slow
 #   BENCH_ROUNDS=1            repeat the comparison N times; the table shows medians and ranges
 #   BENCH_TORCH=1             0: leave PyTorch out of the timed comparison
+#   BENCH_BF16=1              0: leave hlorun --bf16 out (timed where the CPU has AVX512_BF16 or AMX-BF16)
+#   BENCH_PEAK_GFLOPS=507     FP32 peak for the % peak column (default: the Zen 5 the targets are set on;
+#                             build/release/gemm_bench prints the measured FMA peak of this machine)
 #   BENCH_ORT_SPIN=best       ORT's intra-op threads spin (1, ORT's default) or block (0) while they
 #                             wait; best: time both, count the faster per batch size
 #   HLORUN=path/to/hlorun     use this binary instead of building build/release
@@ -76,6 +79,8 @@ args=(--hlorun "$hlorun" --work "${BENCH_WORK:-$here/out}" --batches "${BENCH_BA
       --threads "${BENCH_THREADS:-$(nproc)}" --min-time "${BENCH_MIN_TIME:-1}" --budget "${BENCH_BUDGET:-15}"
       --rounds "${BENCH_ROUNDS:-1}")
 if [ "${BENCH_TORCH:-1}" = 0 ]; then args+=(--no-torch); fi
+if [ "${BENCH_BF16:-1}" = 0 ]; then args+=(--no-bf16); fi
+if [ -n "${BENCH_PEAK_GFLOPS:-}" ]; then args+=(--peak "$BENCH_PEAK_GFLOPS"); fi
 args+=(--ort-spin "${BENCH_ORT_SPIN:-best}")
 # peer_bench.py removes OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE from the peers' environment only.
 exec /usr/bin/python3 "$here/peer_bench.py" "${args[@]}"
