@@ -10,21 +10,21 @@
  *     masked (-inf where key > query) on the diagonal block when causal;
  *   - the softmax runs down the key rows, lane-wise, online across key blocks: running maximum m
  *     and sum l per query, rescaling the accumulated output by exp(m_old - m_new);
- *   - O += P V by a second register-blocked kernel (4 queries x 64 head dims of accumulators, the
- *     probabilities broadcast from P^T), O kept row-major (32 x head_dim) in scratch;
- *   - at the end each row of O / l is stored into its output row.
+ *   - O^T += V^T P^T by a second register-blocked kernel, transposed too (12 head dims x 32
+ *     queries of accumulators, the value elements broadcast from memory, P^T rows from L1), O^T
+ *     (head_dim x 32) kept in scratch and rescaled lane-wise by exp(m_old - m_new);
+ *   - at the end O^T / l is transposed back, 16 x 16 at a time, into the output rows.
  * With causal masking a task only visits keys up to its last query, so the fully masked blocks
  * (about half the work) are skipped. Tasks are ordered longest first and spread over the pool.
- * Per worker, the scratch holds Q^T, O and the S^T block (KB x 32 floats): 48 KiB for head_dim
- * 64, which stays in L1/L2. */
+ * Per worker, the scratch holds Q^T, O^T and the S^T block (KB x 32 floats): 48 KiB for
+ * head_dim 64, which stays in L1/L2. */
 #include "runtime/fast_internal.h"
 
 enum {
   QB = 32,    /* queries per task: two vectors of lanes */
   KB = 256,   /* keys per block */
   QK_NR = 12, /* keys per register block of S^T = K Q^T */
-  PV_NQ = 4,  /* queries per register block of O += P V ... */
-  PV_NV = 4,  /* ... by vectors of 16 head dims */
+  PV_ND = 12, /* head dims per register block of O^T += V^T P^T (then blocks of 4, then of 1) */
 };
 
 typedef struct attention_kernel {
@@ -46,7 +46,7 @@ typedef struct attention_job {
 /* One task's buffers and position. */
 typedef struct attention_task {
   float *qt;            /* d x QB */
-  float *o;             /* QB x d */
+  float *ot;            /* d x QB: O^T */
   float *st;            /* KB x QB */
   int64_t s0, ns;       /* first query and number of queries (<= QB) */
   int64_t row_stride;   /* floats between consecutive positions of one head (h * d) */
@@ -141,12 +141,12 @@ HR_AVX512 static void online_softmax(attention_task *t, int64_t nk, __m512 alpha
     bm1 = _mm512_max_ps(bm1, _mm512_load_ps(t->st + r * QB + 16));
   }
   __m512 m0 = _mm512_max_ps(t->m[0], bm0), m1 = _mm512_max_ps(t->m[1], bm1);
-  alpha[0] = hr_v_exp(_mm512_sub_ps(t->m[0], m0));
-  alpha[1] = hr_v_exp(_mm512_sub_ps(t->m[1], m1));
+  alpha[0] = hr_v_exp_flush(_mm512_sub_ps(t->m[0], m0));
+  alpha[1] = hr_v_exp_flush(_mm512_sub_ps(t->m[1], m1));
   __m512 s0 = _mm512_setzero_ps(), s1 = s0;
   for (int64_t r = 0; r < nk; r++) {
-    __m512 p0 = hr_v_exp(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB), m0));
-    __m512 p1 = hr_v_exp(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB + 16), m1));
+    __m512 p0 = hr_v_exp_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB), m0));
+    __m512 p1 = hr_v_exp_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB + 16), m1));
     _mm512_store_ps(t->st + r * QB, p0);
     _mm512_store_ps(t->st + r * QB + 16, p1);
     s0 = _mm512_add_ps(s0, p0);
@@ -158,62 +158,61 @@ HR_AVX512 static void online_softmax(attention_task *t, int64_t nk, __m512 alpha
   t->m[1] = m1;
 }
 
-/* O rows [q0, q0 + PV_NQ), head dims [d0, d0 + 64) (lanes past d masked off) = alpha * O + the sum
- * over the nk keys from key0 of P^T[key][q] * V[key]. `first` means O holds nothing yet. */
-HR_AVX512 static inline void pv_block(attention_task *t, int64_t d, int64_t key0, int64_t nk, int q0, int64_t d0,
-                                      const float *alpha, bool first) {
-  __m512 acc[PV_NQ][PV_NV];
-  __mmask16 m[PV_NV];
-#pragma GCC unroll 4
-  for (int v = 0; v < PV_NV; v++) m[v] = hr_lanes_below(d - d0 - 16 * v);
-#pragma GCC unroll 4
-  for (int q = 0; q < PV_NQ; q++) {
-    const float *row = t->o + (q0 + q) * d + d0;
-    __m512 a = _mm512_set1_ps(alpha[q0 + q]);
-#pragma GCC unroll 4
-    for (int v = 0; v < PV_NV; v++)
-      acc[q][v] = first ? _mm512_setzero_ps() : _mm512_mul_ps(_mm512_maskz_loadu_ps(m[v], row + 16 * v), a);
+/* O^T rows [d0, d0 + nd) (nd <= PV_ND, a constant where inlined) = alpha * O^T + the sum over the nk
+ * keys from key0 of V[key][d] * P^T[key] (32 queries as lanes). `first` means O^T holds nothing
+ * yet. */
+HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_task *t, int64_t key0, int64_t nk,
+                                                                     int64_t d0, const int nd, const __m512 alpha[2],
+                                                                     bool first) {
+  __m512 acc[PV_ND][2];
+#pragma GCC unroll 12
+  for (int i = 0; i < nd; i++) {
+    float *row = t->ot + (d0 + i) * QB;
+    acc[i][0] = first ? _mm512_setzero_ps() : _mm512_mul_ps(_mm512_load_ps(row), alpha[0]);
+    acc[i][1] = first ? _mm512_setzero_ps() : _mm512_mul_ps(_mm512_load_ps(row + 16), alpha[1]);
   }
   const float *vr = t->vh + key0 * t->row_stride + d0;
-  const float *pr = t->st + q0;
+  const float *pr = t->st;
   for (int64_t r = 0; r < nk; r++, vr += t->row_stride, pr += QB) {
-    __m512 vv[PV_NV];
-#pragma GCC unroll 4
-    for (int v = 0; v < PV_NV; v++) vv[v] = _mm512_maskz_loadu_ps(m[v], vr + 16 * v);
-#pragma GCC unroll 4
-    for (int q = 0; q < PV_NQ; q++) {
-      __m512 p = _mm512_set1_ps(pr[q]);
-#pragma GCC unroll 4
-      for (int v = 0; v < PV_NV; v++) acc[q][v] = _mm512_fmadd_ps(p, vv[v], acc[q][v]);
+    __m512 p0 = _mm512_load_ps(pr), p1 = _mm512_load_ps(pr + 16);
+#pragma GCC unroll 12
+    for (int i = 0; i < nd; i++) {
+      __m512 v = _mm512_set1_ps(vr[i]);
+      acc[i][0] = _mm512_fmadd_ps(v, p0, acc[i][0]);
+      acc[i][1] = _mm512_fmadd_ps(v, p1, acc[i][1]);
     }
   }
-#pragma GCC unroll 4
-  for (int q = 0; q < PV_NQ; q++)
-#pragma GCC unroll 4
-    for (int v = 0; v < PV_NV; v++) _mm512_mask_storeu_ps(t->o + (q0 + q) * d + d0 + 16 * v, m[v], acc[q][v]);
+#pragma GCC unroll 12
+  for (int i = 0; i < nd; i++) {
+    _mm512_store_ps(t->ot + (d0 + i) * QB, acc[i][0]);
+    _mm512_store_ps(t->ot + (d0 + i) * QB + 16, acc[i][1]);
+  }
 }
 
-/* O += P V over the keys [key0, key0 + nk) after scaling O by alpha (per query). */
+/* O^T = alpha O^T + V^T P^T over the keys [key0, key0 + nk): head dims in blocks of PV_ND, then
+ * of 4, then one by one. */
 HR_AVX512 static void pv(attention_task *t, int64_t d, int64_t key0, int64_t nk, const __m512 alpha[2], bool first) {
-  _Alignas(64) float a[QB];
-  _mm512_store_ps(a, alpha[0]);
-  _mm512_store_ps(a + 16, alpha[1]);
-  for (int q0 = 0; q0 < t->ns; q0 += PV_NQ)
-    for (int64_t d0 = 0; d0 < d; d0 += 16 * PV_NV) pv_block(t, d, key0, nk, q0, d0, a, first);
+  int64_t d0 = 0;
+  for (; d0 + PV_ND <= d; d0 += PV_ND) pv_block(t, key0, nk, d0, PV_ND, alpha, first);
+  for (; d0 + 4 <= d; d0 += 4) pv_block(t, key0, nk, d0, 4, alpha, first);
+  for (; d0 < d; d0++) pv_block(t, key0, nk, d0, 1, alpha, first);
 }
 
-/* Stores each row of O / l into its output row. */
+/* Stores O^T / l transposed into the output rows: 16 head dims of 16 queries at a time. */
 HR_AVX512 static void store_output(const attention_kernel *k, const attention_task *t, float *o) {
-  _Alignas(64) float l[QB];
-  _mm512_store_ps(l, t->l[0]);
-  _mm512_store_ps(l + 16, t->l[1]);
-  for (int64_t q = 0; q < t->ns; q++) {
-    __m512 inv = _mm512_set1_ps(1.0f / l[q]);
-    float *dst = o + (t->s0 + q) * t->row_stride;
-    const float *src = t->o + q * k->d;
-    for (int64_t i = 0; i < k->d; i += 16) {
-      __mmask16 m = hr_lanes_below(k->d - i);
-      _mm512_mask_storeu_ps(dst + i, m, _mm512_mul_ps(_mm512_maskz_loadu_ps(m, src + i), inv));
+  const __m512 one = _mm512_set1_ps(1.0f);
+  const __m512 inv[2] = {_mm512_div_ps(one, t->l[0]), _mm512_div_ps(one, t->l[1])};
+  for (int half = 0; half < 2 && 16 * half < t->ns; half++) {
+    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+      __m512 r[16];
+#pragma GCC unroll 16
+      for (int i = 0; i < 16; i++)
+        r[i] = d0 + i < k->d ? _mm512_mul_ps(_mm512_load_ps(t->ot + (d0 + i) * QB + 16 * half), inv[half])
+                             : _mm512_setzero_ps();
+      hr_transpose16(r);
+      __mmask16 dims = hr_lanes_below(k->d - d0);
+      for (int j = 0; j < 16 && 16 * half + j < t->ns; j++)
+        _mm512_mask_storeu_ps(o + (t->s0 + 16 * half + j) * t->row_stride + d0, dims, r[j]);
     }
   }
 }
@@ -221,7 +220,7 @@ HR_AVX512 static void store_output(const attention_kernel *k, const attention_ta
 /* Runs one task: queries [s0, s0 + ns) of head h of batch b. */
 HR_AVX512 static void attention_task_run(const attention_job *j, int64_t b, int64_t h, int64_t s0, float *scratch) {
   const attention_kernel *k = j->k;
-  attention_task t = {.qt = scratch, .o = scratch + k->d * QB, .st = scratch + 2 * k->d * QB};
+  attention_task t = {.qt = scratch, .ot = scratch + k->d * QB, .st = scratch + 2 * k->d * QB};
   t.s0 = s0;
   t.ns = k->s - s0 < QB ? k->s - s0 : QB;
   t.row_stride = k->h * k->d;

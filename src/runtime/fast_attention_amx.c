@@ -176,12 +176,12 @@ HR_AMX static void block_softmax(const amx_attention *k, const amx_buffers *w, i
     for (int64_t j = 0; j < visible; j += 16) mx = _mm512_max_ps(mx, _mm512_mask_loadu_ps(ninf, hr_lanes_below(visible - j), sr + j));
     float m_new = _mm512_reduce_max_ps(mx);
     if (m[i] > m_new) m_new = m[i];
-    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp(_mm512_set1_ps(m[i] - m_new)));
+    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp_flush(_mm512_set1_ps(m[i] - m_new)));
     __m512 mv = _mm512_set1_ps(m_new), sum = _mm512_setzero_ps();
     for (int64_t j = 0; j < width; j += 32) {
       __mmask16 lo = hr_lanes_below(visible - j), hi = hr_lanes_below(visible - j - 16);
-      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
-      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
+      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
+      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
       sum = _mm512_add_ps(sum, _mm512_add_ps(p0, p1));
       _mm512_store_si512(pr + j / 2, (__m512i)_mm512_cvtne2ps_pbh(p1, p0));
     }

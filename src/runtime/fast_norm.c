@@ -88,7 +88,7 @@ HR_AVX512 static void softmax_rows(void *ctx, int64_t begin, int64_t end, int wo
     __m512 m = _mm512_set1_ps(_mm512_reduce_max_ps(mx)), sum = _mm512_setzero_ps();
     for (int64_t i = 0; i < d; i += 16) {
       __mmask16 t = d - i >= 16 ? 0xffff : row_tail(d - i);
-      __m512 e = hr_v_exp(_mm512_sub_ps(_mm512_maskz_loadu_ps(t, x + i), m));
+      __m512 e = hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(t, x + i), m));
       sum = _mm512_mask_add_ps(sum, t, sum, e);
       _mm512_mask_storeu_ps(y + i, t, e);
     }
