@@ -22,11 +22,12 @@
 #include "runtime/gemm_internal.h"
 
 enum {
-  QT = 16,    /* queries per block: the rows of a tile */
-  KT = 16,    /* keys per score tile (its columns) */
-  KC = 32,    /* keys per step of P V (the depth of a tile product) */
-  KB = 256,   /* keys per softmax block */
-  MAX_D = 64, /* head_dim: a multiple of 32, at most four output tiles */
+  QT = 16,          /* queries per block: the rows of a tile */
+  KT = 16,          /* keys per score tile (its columns) */
+  KC = 32,          /* keys per step of P V (the depth of a tile product) */
+  KB = 256,         /* keys per softmax block */
+  MAX_D = 64,       /* head_dim: a multiple of 32, at most four output tiles */
+  MAX_KEYS = 16384, /* longer key sequences use the f32 kernel (the packed K and V grow with T) */
 };
 
 /* Tile registers: C0..C3 accumulate (scores or output), A0/A1 hold Q (the two halves of D) or P,
@@ -325,9 +326,8 @@ static hr_status amx_run(const hr_fast_kernel *base, hr_tensor *const *operands,
 hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, int64_t b, int64_t s, int64_t t, int64_t h, int64_t d,
                                         float scale, bool causal, hr_fast_kernel **out) {
   if (!env->bf16 || d % 32 != 0 || d > MAX_D || !hr_gemm_amx_enable()) return NULL;
-  /* Scratch sizes below stay far from overflow: T is bounded by the tensor sizes checked by the
-   * caller, and the per-worker bytes are a small multiple of T * D. */
-  if (t > INT32_MAX / MAX_D) return NULL;
+  /* The scratch holds all T keys and values per worker: at most 2 MiB each (MAX_KEYS x 64 bf16). */
+  if (t > MAX_KEYS) return NULL;
   amx_attention *k = (amx_attention *)hr_fast_kernel_new(env, sizeof *k, "attention_amx", amx_run);
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
   *k = (amx_attention){.base = k->base, .b = b, .s = s, .t = t, .h = h, .d = d, .scale = scale, .causal = causal};

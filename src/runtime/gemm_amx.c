@@ -83,7 +83,7 @@ static inline __mmask16 lanes(int n) {
 /* Stores `rows` rows of a product `acc` (rows x NR floats) to C's `cols` columns, adding the old C
  * first when `accumulate`, then each addend (columns from col0 of it). */
 HR_AMX static void finish(int rows, const float *acc, float *c, int64_t ldc, int cols, bool accumulate,
-                                 const hr_gemm_tile_addends *add, int64_t col0) {
+                          const hr_gemm_tile_addends *add, int64_t col0) {
   const __mmask16 m[2] = {lanes(cols), lanes(cols - 16)};
   for (int i = 0; i < rows; i++) {
     for (int h = 0; h < 2; h++) {
@@ -98,12 +98,12 @@ HR_AMX static void finish(int rows, const float *acc, float *c, int64_t ldc, int
   }
 }
 
-/* The C tiles of one row group across consecutive panels (hr_gemm_kernels.panels). The next
- * group's A is left to the hardware prefetchers: the tile unit leaves the core's load ports idle
- * most of the time. */
-HR_AMX static void panels_amx(int rows, int64_t steps, const void *a, const void *b, int64_t panels,
-                                     int last_cols, float *c, int64_t ldc, bool accumulate,
-                                     const hr_gemm_tile_addends *add, const hr_gemm_prefetch *next) {
+/* The C tiles of one row group across consecutive panels (hr_gemm_kernels.panels). No software
+ * prefetching: fetching the next group's A rows, the next panel's B tiles or C's rows ahead was
+ * measured and was no faster (or slower) than leaving them to the hardware prefetchers. */
+HR_AMX static void panels_amx(int rows, int64_t steps, const void *a, const void *b, int64_t panels, int last_cols,
+                              float *c, int64_t ldc, bool accumulate, const hr_gemm_tile_addends *add,
+                              const hr_gemm_prefetch *next) {
   (void)next;
   const bool bottom = rows > HR_TILE_ROWS;
   const uint32_t *a0 = a, *a1 = a0 + HR_TILE_ROWS * HR_GEMM_A_STRIDE;

@@ -471,7 +471,7 @@ static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d
   if (bf16) {
     c.bf16 = true;
     c.tolerance = 0.02;
-    bool amx = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64;
+    bool amx = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64 && t <= 16384;
     c.want_impl = amx ? "attention_amx" : "attention";
   }
   c.args[0] = random_f32(4, qd, (uint32_t)(s + t + h + d), 2.0f);
@@ -499,7 +499,8 @@ TEST(attention_blocks_and_masks) {
 }
 
 /* The bf16 mode: block edges of the AMX kernel (16 queries, 16- and 32-key tiles, 256-key blocks),
- * head_dim 32 and 64 (and 16, which it leaves to the f32 kernel), shares of one head's queries. */
+ * head_dim 32 and 64 (and 16, which it leaves to the f32 kernel, as it does T > 16384), shares of one
+ * head's queries. */
 TEST(attention_bf16) {
   if (!hr_gemm_supported(HR_GEMM_BF16)) return;
   attention_case(1, 256, 256, 4, 64, true, true);
@@ -512,6 +513,7 @@ TEST(attention_bf16) {
   attention_case(3, 17, 33, 1, 64, false, true);
   attention_case(1, 1, 1, 1, 32, true, true);
   attention_case(1, 20, 20, 2, 16, true, true);
+  attention_case(1, 3, 16400, 1, 32, false, true); /* more keys than the AMX kernel packs: f32 */
 }
 
 /* ---------------------------------------------------------------------------------------------- */
