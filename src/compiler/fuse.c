@@ -7,12 +7,13 @@ typedef struct fusion {
   hr_status (*run)(hf_graph *g);
 } fusion;
 
-/* The order matters: attention takes its softmax before the softmax fusion would, and layer
- * norms and attention take their elementwise ops before matmul epilogues and hlorun.fused. */
+/* The order matters: attention takes its softmax before the softmax fusion would, layer norms
+ * and attention take their elementwise ops before matmul epilogues and hlorun.fused, and the
+ * q, k, v merge works on the matmuls and attentions made before it. */
 static const fusion fusions[] = {
     {HR_FUSE_ATTENTION, hf_fuse_attention},   {HR_FUSE_SOFTMAX, hf_fuse_softmax},
     {HR_FUSE_LAYER_NORM, hf_fuse_layer_norm}, {HR_FUSE_MATMUL, hf_fuse_matmul},
-    {HR_FUSE_ELEMENTWISE, hf_fuse_elementwise},
+    {HR_FUSE_QKV, hf_fuse_qkv},               {HR_FUSE_ELEMENTWISE, hf_fuse_elementwise},
 };
 
 /* Runs the enabled fusions, committing after each. */

@@ -14,6 +14,7 @@ enum {
   HR_FUSE_MATMUL = 1u << 3,      /* dot_general by a weight or constant -> hlorun.matmul */
   HR_FUSE_EPILOGUE = 1u << 4,    /* elementwise consumers of a matmul into its epilogue */
   HR_FUSE_ELEMENTWISE = 1u << 5, /* remaining elementwise chains -> hlorun.fused */
+  HR_FUSE_QKV = 1u << 6,         /* self-attention's q, k, v projections -> one hlorun.matmul */
 };
 
 /* What a fusion run did (for tests, tools and measurements). */
@@ -22,6 +23,7 @@ typedef struct hr_fuse_stats {
   int matmul;                /* hlorun.matmul ops created ... */
   int epilogue_ops;          /* ... and the elementwise ops moved into their epilogues */
   int layer_norm, softmax, attention;
+  int qkv;                   /* attentions whose q, k and v projections became one matmul */
   int fused;                 /* hlorun.fused ops created ... */
   int fused_ops;             /* ... and the elementwise ops moved into them */
 } hr_fuse_stats;
@@ -60,7 +62,12 @@ typedef struct hr_fuse_options {
  *                   per-column [N] vectors (broadcasts of biases, or constants whose rows are
  *                   all equal: folded broadcasts) and full-shape tensors (residuals); splat
  *                   constants become constants of the epilogue.
- *   5. elementwise: remaining chains of elementwise f32 ops (with their broadcast_in_dim
+ *   5. qkv:         the three projections of a self-attention (hlorun.matmul ops reading the same
+ *                   a, weights of one shape, identity bodies or one bias add each, each result
+ *                   used only by a reshape [B, S, H*D] -> [B, S, H, D] feeding the attention)
+ *                   become one hlorun.matmul by the concatenated weights (and biases), whose
+ *                   result, reshaped to [B, S, 3, H, D], is the attention's single operand.
+ *   6. elementwise: remaining chains of elementwise f32 ops (with their broadcast_in_dim
  *                   producers and splat constants) become hlorun.fused when that removes at
  *                   least one intermediate tensor.
  * Each rewrite checks every operand, dimension and constant it relies on; anything else is left

@@ -17,6 +17,7 @@
  *   fuse_attention.c   hlorun.attention, with the causal mask analysis
  *   fuse_layer_norm.c  hlorun.layer_norm
  *   fuse_matmul.c      hlorun.matmul and its epilogue
+ *   fuse_qkv.c         self-attention's q, k, v projections as one hlorun.matmul
  *   fuse_elementwise.c hlorun.fused
  */
 #ifndef HLORUN_COMPILER_FUSE_INTERNAL_H
@@ -196,6 +197,7 @@ hr_status hf_fuse_softmax(hf_graph *g);
 hr_status hf_fuse_attention(hf_graph *g);
 hr_status hf_fuse_layer_norm(hf_graph *g);
 hr_status hf_fuse_matmul(hf_graph *g);
+hr_status hf_fuse_qkv(hf_graph *g);
 hr_status hf_fuse_elementwise(hf_graph *g);
 
 #endif /* HLORUN_COMPILER_FUSE_INTERNAL_H */

@@ -184,7 +184,23 @@ hr_status hri_infer_hlorun_softmax(const hri_ctx *c) {
   return NULL;
 }
 
+/* hlorun.attention(qkv): one operand [B, S, 3, H, D] holding q, k and v (self-attention). */
+static hr_status infer_attention_packed(const hri_ctx *c) {
+  HR_TRY(want_f32_rank(c, 0, 5, "qkv"));
+  const hr_shape *x = &c->in[0].shape;
+  int64_t three;
+  HR_TRY(hri_dim_merge(c, x->dims[2], 3, &three, "dimension 2 of qkv (q, k, v)"));
+  hr_shape out = {.rank = 4, .dims = {x->dims[0], x->dims[1], x->dims[3], x->dims[4]}};
+  HR_TRY(attr_f32(c, "scale"));
+  bool causal;
+  HR_TRY(hri_attr_bool(c, "causal", false, &causal));
+  c->out[0] = hri_tensor(HR_F32, &out);
+  return NULL;
+}
+
 hr_status hri_infer_hlorun_attention(const hri_ctx *c) {
+  if (c->op->n_operands == 1) return infer_attention_packed(c);
+  if (c->op->n_operands != 3) return hri_err(c, "takes q, k and v, or one qkv operand; got %d operands", c->op->n_operands);
   HR_TRY(want_f32_rank(c, 0, 4, "q"));
   HR_TRY(want_f32_rank(c, 1, 4, "k"));
   HR_TRY(want_f32_rank(c, 2, 4, "v"));

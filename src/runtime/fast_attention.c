@@ -29,9 +29,7 @@ enum {
 
 typedef struct attention_kernel {
   hr_fast_kernel base;
-  int64_t b, s, t, h, d;
-  float scale;
-  bool causal;
+  hr_attention_shape a;
   size_t worker_floats; /* scratch floats per worker */
 } attention_kernel;
 
@@ -49,26 +47,28 @@ typedef struct attention_task {
   float *ot;            /* d x QB: O^T */
   float *st;            /* KB x QB */
   int64_t s0, ns;       /* first query and number of queries (<= QB) */
-  int64_t row_stride;   /* floats between consecutive positions of one head (h * d) */
-  const float *kh, *vh; /* key / value rows of this (batch, head): row t at kh + t * row_stride */
+  int64_t q_pos;        /* floats between consecutive query rows of one head */
+  int64_t kv_pos;       /* ... key and value rows ... */
+  int64_t o_pos;        /* ... output rows (h * d) */
+  const float *kh, *vh; /* key / value rows of this (batch, head): row t at kh + t * kv_pos */
   __m512 m[2], l[2];    /* running maximum and sum per query */
 } attention_task;
 
 /* Loads the task's queries transposed and scaled into qt (lanes past ns are 0), 16 queries by 16
  * head dims at a time. */
 HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t, const float *q) {
-  __m512 sc = _mm512_set1_ps(k->scale);
+  __m512 sc = _mm512_set1_ps(k->a.scale);
   for (int half = 0; half < 2; half++) {
-    const float *base = q + (t->s0 + 16 * half) * t->row_stride;
-    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
-      __mmask16 cols = hr_lanes_below(k->d - d0);
+    const float *base = q + (t->s0 + 16 * half) * t->q_pos;
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
+      __mmask16 cols = hr_lanes_below(k->a.d - d0);
       __m512 r[16];
 #pragma GCC unroll 16
       for (int i = 0; i < 16; i++)
-        r[i] = 16 * half + i < t->ns ? _mm512_mul_ps(_mm512_maskz_loadu_ps(cols, base + i * t->row_stride + d0), sc)
+        r[i] = 16 * half + i < t->ns ? _mm512_mul_ps(_mm512_maskz_loadu_ps(cols, base + i * t->q_pos + d0), sc)
                                      : _mm512_setzero_ps();
       hr_transpose16(r);
-      for (int j = 0; j < 16 && d0 + j < k->d; j++) _mm512_store_ps(t->qt + (d0 + j) * QB + 16 * half, r[j]);
+      for (int j = 0; j < 16 && d0 + j < k->a.d; j++) _mm512_store_ps(t->qt + (d0 + j) * QB + 16 * half, r[j]);
     }
   }
 }
@@ -80,7 +80,7 @@ HR_AVX512 static inline void qk_block(const attention_task *t, int64_t d, int64_
 #pragma GCC unroll 12
   for (int r = 0; r < QK_NR; r++) {
     acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-    kr[r] = t->kh + (key0 + (r < nr ? r : 0)) * t->row_stride;
+    kr[r] = t->kh + (key0 + (r < nr ? r : 0)) * t->kv_pos;
   }
   for (int64_t i = 0; i < d; i++) {
     __m512 q0 = _mm512_load_ps(t->qt + i * QB), q1 = _mm512_load_ps(t->qt + i * QB + 16);
@@ -101,7 +101,7 @@ HR_AVX512 static inline void qk_block(const attention_task *t, int64_t d, int64_
 
 /* One key row of S^T, for the rows left over by qk_block. */
 HR_AVX512 static inline void qk_row(const attention_task *t, int64_t d, int64_t key, float *st) {
-  const float *kr = t->kh + key * t->row_stride;
+  const float *kr = t->kh + key * t->kv_pos;
   __m512 a0 = _mm512_setzero_ps(), a1 = a0;
   for (int64_t i = 0; i < d; i++) {
     __m512 kv = _mm512_set1_ps(kr[i]);
@@ -115,13 +115,13 @@ HR_AVX512 static inline void qk_row(const attention_task *t, int64_t d, int64_t 
 /* Computes S^T for keys [key0, key0 + nk) into t->st and masks keys after each query. */
 HR_AVX512 static void scores(const attention_kernel *k, attention_task *t, int64_t key0, int64_t nk) {
   int64_t r = 0;
-  for (; r + QK_NR <= nk; r += QK_NR) qk_block(t, k->d, key0 + r, QK_NR, t->st + r * QB);
+  for (; r + QK_NR <= nk; r += QK_NR) qk_block(t, k->a.d, key0 + r, QK_NR, t->st + r * QB);
   if (nk - r >= QK_NR / 2) {
-    qk_block(t, k->d, key0 + r, (int)(nk - r), t->st + r * QB);
+    qk_block(t, k->a.d, key0 + r, (int)(nk - r), t->st + r * QB);
     r = nk;
   }
-  for (; r < nk; r++) qk_row(t, k->d, key0 + r, t->st + r * QB);
-  if (!k->causal) return;
+  for (; r < nk; r++) qk_row(t, k->a.d, key0 + r, t->st + r * QB);
+  if (!k->a.causal) return;
   /* Key key0 + r is visible to query s0 + lane when lane >= key0 + r - s0. */
   __m512 ninf = _mm512_set1_ps(-__builtin_inff());
   for (r = key0 > t->s0 ? 0 : t->s0 - key0 + 1; r < nk; r++) {
@@ -171,9 +171,9 @@ HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_t
     acc[i][0] = first ? _mm512_setzero_ps() : _mm512_mul_ps(_mm512_load_ps(row), alpha[0]);
     acc[i][1] = first ? _mm512_setzero_ps() : _mm512_mul_ps(_mm512_load_ps(row + 16), alpha[1]);
   }
-  const float *vr = t->vh + key0 * t->row_stride + d0;
+  const float *vr = t->vh + key0 * t->kv_pos + d0;
   const float *pr = t->st;
-  for (int64_t r = 0; r < nk; r++, vr += t->row_stride, pr += QB) {
+  for (int64_t r = 0; r < nk; r++, vr += t->kv_pos, pr += QB) {
     __m512 p0 = _mm512_load_ps(pr), p1 = _mm512_load_ps(pr + 16);
 #pragma GCC unroll 12
     for (int i = 0; i < nd; i++) {
@@ -203,16 +203,16 @@ HR_AVX512 static void store_output(const attention_kernel *k, const attention_ta
   const __m512 one = _mm512_set1_ps(1.0f);
   const __m512 inv[2] = {_mm512_div_ps(one, t->l[0]), _mm512_div_ps(one, t->l[1])};
   for (int half = 0; half < 2 && 16 * half < t->ns; half++) {
-    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
       __m512 r[16];
 #pragma GCC unroll 16
       for (int i = 0; i < 16; i++)
-        r[i] = d0 + i < k->d ? _mm512_mul_ps(_mm512_load_ps(t->ot + (d0 + i) * QB + 16 * half), inv[half])
+        r[i] = d0 + i < k->a.d ? _mm512_mul_ps(_mm512_load_ps(t->ot + (d0 + i) * QB + 16 * half), inv[half])
                              : _mm512_setzero_ps();
       hr_transpose16(r);
-      __mmask16 dims = hr_lanes_below(k->d - d0);
+      __mmask16 dims = hr_lanes_below(k->a.d - d0);
       for (int j = 0; j < 16 && 16 * half + j < t->ns; j++)
-        _mm512_mask_storeu_ps(o + (t->s0 + 16 * half + j) * t->row_stride + d0, dims, r[j]);
+        _mm512_mask_storeu_ps(o + (t->s0 + 16 * half + j) * t->o_pos + d0, dims, r[j]);
     }
   }
 }
@@ -220,74 +220,97 @@ HR_AVX512 static void store_output(const attention_kernel *k, const attention_ta
 /* Runs one task: queries [s0, s0 + ns) of head h of batch b. */
 HR_AVX512 static void attention_task_run(const attention_job *j, int64_t b, int64_t h, int64_t s0, float *scratch) {
   const attention_kernel *k = j->k;
-  attention_task t = {.qt = scratch, .ot = scratch + k->d * QB, .st = scratch + 2 * k->d * QB};
+  attention_task t = {.qt = scratch, .ot = scratch + k->a.d * QB, .st = scratch + 2 * k->a.d * QB};
   t.s0 = s0;
-  t.ns = k->s - s0 < QB ? k->s - s0 : QB;
-  t.row_stride = k->h * k->d;
-  t.kh = j->kk + (b * k->t * k->h + h) * k->d;
-  t.vh = j->v + (b * k->t * k->h + h) * k->d;
+  t.ns = k->a.s - s0 < QB ? k->a.s - s0 : QB;
+  t.q_pos = k->a.q_pos, t.kv_pos = k->a.kv_pos, t.o_pos = k->a.h * k->a.d;
+  t.kh = j->kk + b * k->a.kv_batch + h * k->a.d;
+  t.vh = j->v + b * k->a.kv_batch + h * k->a.d;
   t.m[0] = t.m[1] = _mm512_set1_ps(-__builtin_inff());
   t.l[0] = t.l[1] = _mm512_setzero_ps();
-  load_queries(k, &t, j->q + (b * k->s * k->h + h) * k->d);
-  int64_t t_end = k->causal && s0 + t.ns < k->t ? s0 + t.ns : k->t;
+  load_queries(k, &t, j->q + b * k->a.q_batch + h * k->a.d);
+  int64_t t_end = k->a.causal && s0 + t.ns < k->a.t ? s0 + t.ns : k->a.t;
   for (int64_t key0 = 0; key0 < t_end; key0 += KB) {
     int64_t nk = t_end - key0 < KB ? t_end - key0 : KB;
     __m512 alpha[2];
     scores(k, &t, key0, nk);
     online_softmax(&t, nk, alpha);
-    pv(&t, k->d, key0, nk, alpha, key0 == 0);
+    pv(&t, k->a.d, key0, nk, alpha, key0 == 0);
   }
-  store_output(k, &t, j->o + (b * k->s * k->h + h) * k->d);
+  store_output(k, &t, j->o + (b * k->a.s * k->a.h + h) * k->a.d);
 }
 
 /* hr_parallel_fn over tasks, numbered so that the longest (last query blocks) come first. */
 static void attention_chunk(void *ctx, int64_t begin, int64_t end, int worker) {
   const attention_job *j = ctx;
   const attention_kernel *k = j->k;
-  int64_t n_qb = (k->s + QB - 1) / QB;
+  int64_t n_qb = (k->a.s + QB - 1) / QB;
   float *scratch = j->scratch + (size_t)worker * k->worker_floats;
   for (int64_t i = begin; i < end; i++) {
     int64_t qb = n_qb - 1 - i % n_qb, bh = i / n_qb;
-    attention_task_run(j, bh / k->h, bh % k->h, qb * QB, scratch);
+    attention_task_run(j, bh / k->a.h, bh % k->a.h, qb * QB, scratch);
   }
 }
 
 static hr_status attention_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
                                void *scratch) {
   const attention_kernel *k = (const attention_kernel *)base;
-  attention_job j = {k, operands[0]->data, operands[1]->data, operands[2]->data, results[0]->data, scratch};
-  int64_t n_tasks = k->b * k->h * ((k->s + QB - 1) / QB);
+  attention_job j = {k, hr_attention_q(&k->a, operands), hr_attention_k(&k->a, operands), hr_attention_v(&k->a, operands),
+                     results[0]->data, scratch};
+  int64_t n_tasks = k->a.b * k->a.h * ((k->a.s + QB - 1) / QB);
   hr_parallel_for(base->pool, n_tasks, 1, attention_chunk, &j);
   return NULL;
 }
 
-/* Whether `t` is a rank-4 f32 tensor with dims (b, n, h, d). */
-static bool bthd(const hr_tensor *t, int64_t b, int64_t n, int64_t h, int64_t d) {
-  const int64_t *x = t->shape.dims;
-  return hr_fast_is_f32(t) && t->shape.rank == 4 && x[0] == b && x[1] == n && x[2] == h && x[3] == d;
+/* Whether `t` is an f32 tensor of `rank` dims equal to `dims`. */
+static bool f32_dims(const hr_tensor *t, int rank, const int64_t *dims) {
+  if (!hr_fast_is_f32(t) || t->shape.rank != rank) return false;
+  for (int i = 0; i < rank; i++)
+    if (t->shape.dims[i] != dims[i]) return false;
+  return true;
+}
+
+/* Reads the shapes and layout of an hlorun.attention (three operands, or one qkv); false when the
+ * types do not fit either form. */
+static bool attention_shape(const hr_op *op, const hr_tensor *const *operands, const hr_tensor *const *results,
+                            hr_attention_shape *a) {
+  if (op->n_results != 1 || (op->n_operands != 1 && op->n_operands != 3)) return false;
+  const int64_t *x = operands[0]->shape.dims;
+  *a = (hr_attention_shape){.packed = op->n_operands == 1};
+  if (a->packed) {
+    if (operands[0]->shape.rank != 5) return false;
+    a->b = x[0], a->s = a->t = x[1], a->h = x[3], a->d = x[4];
+    int64_t want[5] = {a->b, a->s, 3, a->h, a->d};
+    if (!f32_dims(operands[0], 5, want)) return false;
+    a->q_pos = a->kv_pos = 3 * a->h * a->d;
+    a->q_batch = a->kv_batch = a->s * a->q_pos;
+    a->k_off = a->h * a->d, a->v_off = 2 * a->h * a->d;
+  } else {
+    if (operands[0]->shape.rank != 4 || operands[1]->shape.rank != 4) return false;
+    a->b = x[0], a->s = x[1], a->h = x[2], a->d = x[3], a->t = operands[1]->shape.dims[1];
+    int64_t q[4] = {a->b, a->s, a->h, a->d}, kv[4] = {a->b, a->t, a->h, a->d};
+    if (!f32_dims(operands[0], 4, q) || !f32_dims(operands[1], 4, kv) || !f32_dims(operands[2], 4, kv)) return false;
+    a->q_pos = a->kv_pos = a->h * a->d;
+    a->q_batch = a->s * a->q_pos, a->kv_batch = a->t * a->kv_pos;
+  }
+  int64_t o[4] = {a->b, a->s, a->h, a->d};
+  a->causal = hr_fast_attr_bool(op, "causal", false);
+  return f32_dims(results[0], 4, o) && hr_fast_attr_float(op, "scale", &a->scale);
 }
 
 hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
                                     const hr_tensor *const *results, hr_fast_kernel **out) {
-  if (op->n_operands != 3 || op->n_results != 1 || operands[0]->shape.rank != 4 || operands[1]->shape.rank != 4)
-    return NULL;
-  const int64_t *qd = operands[0]->shape.dims;
-  int64_t b = qd[0], s = qd[1], h = qd[2], d = qd[3], t = operands[1]->shape.dims[1];
-  float scale = 0;
-  if (!bthd(operands[0], b, s, h, d) || !bthd(operands[1], b, t, h, d) || !bthd(operands[2], b, t, h, d) ||
-      !bthd(results[0], b, s, h, d) || !hr_fast_attr_float(op, "scale", &scale))
-    return NULL;
+  hr_attention_shape a;
+  if (!attention_shape(op, operands, results, &a)) return NULL;
   /* No keys (an empty softmax) or no output: the reference kernel defines those. Lane offsets
    * are 32-bit. */
-  if (t == 0 || b * s * h * d == 0 || h * d * QB > INT32_MAX) return NULL;
-  bool causal = hr_fast_attr_bool(op, "causal", false);
-  HR_TRY(hr_fast_prepare_attention_amx(env, b, s, t, h, d, scale, causal, out));
+  if (a.t == 0 || a.b * a.s * a.h * a.d == 0 || 3 * a.h * a.d * QB > INT32_MAX) return NULL;
+  HR_TRY(hr_fast_prepare_attention_amx(env, &a, out));
   if (*out) return NULL;
   attention_kernel *k = (attention_kernel *)hr_fast_kernel_new(env, sizeof *k, "attention", attention_run);
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
-  *k = (attention_kernel){.base = k->base, .b = b, .s = s, .t = t, .h = h, .d = d, .scale = scale};
-  k->causal = causal;
-  k->worker_floats = hr_fast_round((size_t)(2 * d * QB + KB * QB) * sizeof(float)) / sizeof(float);
+  *k = (attention_kernel){.base = k->base, .a = a};
+  k->worker_floats = hr_fast_round((size_t)(2 * a.d * QB + KB * QB) * sizeof(float)) / sizeof(float);
   k->base.scratch_bytes = k->worker_floats * sizeof(float) * (size_t)k->base.n_workers;
   *out = &k->base;
   return NULL;

@@ -4,6 +4,8 @@
  * causal blocks skipped); differs from it by the bf16 rounding of Q (after scaling), K, V and the
  * probabilities P.
  *
+ * q, k and v are three operands or the parts of one qkv operand (hr_attention_shape).
+ *
  * A task is one (batch, head) and a share of its query blocks (every `parts`-th block of 16
  * queries, so that causal shares cost about the same). It first packs the keys and values the
  * share needs into the layouts tile products read:
@@ -43,9 +45,7 @@ enum {
 
 typedef struct amx_attention {
   hr_fast_kernel base;
-  int64_t b, s, t, h, d;
-  float scale;
-  bool causal;
+  hr_attention_shape a;
   int64_t parts;   /* query-block shares per (batch, head) */
   int64_t t_pad;   /* T rounded up to KC */
   size_t worker_bytes;
@@ -80,16 +80,16 @@ HR_AMX static inline __m512i bf16_pairs(const float *x, __mmask16 lo, __mmask16 
 /* K^T tiles of keys [0, n) (n a multiple of KT; keys past T zero): per 16 keys and 32 dims, the 16
  * keys' pair rows transposed so that each pair of dims becomes a row of 16 keys. */
 HR_AMX static void pack_keys(const amx_attention *k, const float *kh, int64_t n, uint32_t *kt) {
-  const int64_t stride = k->h * k->d;
+  const int64_t stride = k->a.kv_pos;
   const __m512 one = _mm512_set1_ps(1.0f);
   for (int64_t key0 = 0; key0 < n; key0 += KT) {
-    for (int64_t d0 = 0; d0 < k->d; d0 += 32) {
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 32) {
       __m512 r[16];
       for (int j = 0; j < 16; j++)
-        r[j] = key0 + j < k->t ? (__m512)bf16_pairs(kh + (key0 + j) * stride + d0, 0xffff, 0xffff, one)
+        r[j] = key0 + j < k->a.t ? (__m512)bf16_pairs(kh + (key0 + j) * stride + d0, 0xffff, 0xffff, one)
                                : _mm512_setzero_ps();
       hr_transpose16(r);
-      uint32_t *dst = kt + (key0 / KT * (k->d / 2) + d0 / 2) * KT;
+      uint32_t *dst = kt + (key0 / KT * (k->a.d / 2) + d0 / 2) * KT;
       for (int w = 0; w < 16; w++) _mm512_store_si512(dst + w * KT, (__m512i)r[w]);
     }
   }
@@ -97,28 +97,28 @@ HR_AMX static void pack_keys(const amx_attention *k, const float *kh, int64_t n,
 
 /* V pair rows of keys [0, n) (n even; keys past T zero): word d of row r = (V[2r][d], V[2r+1][d]). */
 HR_AMX static void pack_values(const amx_attention *k, const float *vh, int64_t n, uint32_t *vp) {
-  const int64_t stride = k->h * k->d;
+  const int64_t stride = k->a.kv_pos;
   for (int64_t key = 0; key < n; key += 2) {
     const float *v0 = vh + key * stride, *v1 = v0 + stride;
-    bool has0 = key < k->t, has1 = key + 1 < k->t;
-    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+    bool has0 = key < k->a.t, has1 = key + 1 < k->a.t;
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
       __m512 x0 = has0 ? _mm512_loadu_ps(v0 + d0) : _mm512_setzero_ps();
       __m512 x1 = has1 ? _mm512_loadu_ps(v1 + d0) : _mm512_setzero_ps();
       __m512i lo = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x0));
       __m512i hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x1)), 16);
-      _mm512_store_si512(vp + key / 2 * k->d + d0, _mm512_or_si512(lo, hi));
+      _mm512_store_si512(vp + key / 2 * k->a.d + d0, _mm512_or_si512(lo, hi));
     }
   }
 }
 
 /* The query block's rows (scaled, bf16 pairs); rows past S zero. */
 HR_AMX static void pack_queries(const amx_attention *k, const float *qh, int64_t s0, uint32_t *qb) {
-  const int64_t stride = k->h * k->d;
-  const __m512 scale = _mm512_set1_ps(k->scale);
+  const int64_t stride = k->a.q_pos;
+  const __m512 scale = _mm512_set1_ps(k->a.scale);
   for (int i = 0; i < QT; i++)
-    for (int64_t d0 = 0; d0 < k->d; d0 += 32)
-      _mm512_store_si512(qb + i * (k->d / 2) + d0 / 2,
-                         s0 + i < k->s ? bf16_pairs(qh + (s0 + i) * stride + d0, 0xffff, 0xffff, scale)
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 32)
+      _mm512_store_si512(qb + i * (k->a.d / 2) + d0 / 2,
+                         s0 + i < k->a.s ? bf16_pairs(qh + (s0 + i) * stride + d0, 0xffff, 0xffff, scale)
                                        : _mm512_setzero_si512());
 }
 
@@ -127,23 +127,23 @@ HR_AMX static void pack_queries(const amx_attention *k, const float *qh, int64_t
 /* Scores of the query block against keys [key0, key0 + nk) into s (QT rows of KB): Q (A0, and A1
  * for dims 32..63) times K^T tiles, four score tiles at a time. */
 HR_AMX static void block_scores(const amx_attention *k, const amx_buffers *w, int64_t key0, int64_t nk) {
-  const int64_t q_stride = k->d / 2 * 4, kt_stride = KT * 4, s_stride = KB * 4;
-  const bool two = k->d == 64;
+  const int64_t q_stride = k->a.d / 2 * 4, kt_stride = KT * 4, s_stride = KB * 4;
+  const bool two = k->a.d == 64;
   HR_TILE_LOAD(A0, w->qb, q_stride);
   if (two) HR_TILE_LOAD(A1, w->qb + 16, q_stride);
   int64_t tiles = (nk + KT - 1) / KT;
   for (int64_t g = 0; g < tiles; g += 4) {
-    const uint32_t *kt = w->kt + (key0 / KT + g) * (k->d / 2) * KT;
+    const uint32_t *kt = w->kt + (key0 / KT + g) * (k->a.d / 2) * KT;
     float *s = w->s + g * KT;
     int64_t n = tiles - g < 4 ? tiles - g : 4;
     /* One score tile: the first 32 dims from B0, the next 32 from B1. */
 #define SCORE_TILE(C, i)                                                                                            \
   if ((i) < n) {                                                                                                    \
     HR_TILE_ZERO(C);                                                                                                \
-    HR_TILE_LOAD(B0, kt + (i) * (k->d / 2) * KT, kt_stride);                                                        \
+    HR_TILE_LOAD(B0, kt + (i) * (k->a.d / 2) * KT, kt_stride);                                                        \
     HR_TILE_DP(C, A0, B0);                                                                                          \
     if (two) {                                                                                                      \
-      HR_TILE_LOAD(B1, kt + ((i) * (k->d / 2) + 16) * KT, kt_stride);                                               \
+      HR_TILE_LOAD(B1, kt + ((i) * (k->a.d / 2) + 16) * KT, kt_stride);                                               \
       HR_TILE_DP(C, A1, B1);                                                                                        \
     }                                                                                                               \
     HR_TILE_STORE(C, s + (i) * KT, s_stride);                                                                       \
@@ -166,9 +166,9 @@ HR_AMX static void block_softmax(const amx_attention *k, const amx_buffers *w, i
   for (int i = 0; i < QT; i++) {
     const float *sr = w->s + i * KB;
     uint32_t *pr = w->p + i * (KB / 2);
-    int64_t visible = k->causal ? s0 + i - key0 + 1 : nk;
+    int64_t visible = k->a.causal ? s0 + i - key0 + 1 : nk;
     if (visible > nk) visible = nk;
-    if (s0 + i >= k->s || visible <= 0) { /* a padding row, or no key yet: nothing to add */
+    if (s0 + i >= k->a.s || visible <= 0) { /* a padding row, or no key yet: nothing to add */
       for (int64_t j = 0; j < width; j += 32) _mm512_store_si512(pr + j / 2, _mm512_setzero_si512());
       alpha[i] = 1.0f;
       continue;
@@ -193,8 +193,8 @@ HR_AMX static void block_softmax(const amx_attention *k, const amx_buffers *w, i
 
 /* ot = P V over the block's keys (KC at a time): P rows in A0, V tiles of 16 dims in B0, B1, A1. */
 HR_AMX static void block_values(const amx_attention *k, const amx_buffers *w, int64_t key0, int64_t nk) {
-  const int64_t p_stride = KB / 2 * 4, v_stride = k->d * 4, o_stride = k->d * 4;
-  const bool four = k->d == 64;
+  const int64_t p_stride = KB / 2 * 4, v_stride = k->a.d * 4, o_stride = k->a.d * 4;
+  const bool four = k->a.d == 64;
   HR_TILE_ZERO(C0);
   HR_TILE_ZERO(C1);
   if (four) {
@@ -202,7 +202,7 @@ HR_AMX static void block_values(const amx_attention *k, const amx_buffers *w, in
     HR_TILE_ZERO(C3);
   }
   for (int64_t c = 0; c < nk; c += KC) {
-    const uint32_t *v = w->vp + (key0 + c) / 2 * k->d;
+    const uint32_t *v = w->vp + (key0 + c) / 2 * k->a.d;
     HR_TILE_LOAD(A0, w->p + c / 2, p_stride);
     HR_TILE_LOAD(B0, v, v_stride);
     HR_TILE_DP(C0, A0, B0);
@@ -227,10 +227,10 @@ HR_AMX static void block_values(const amx_attention *k, const amx_buffers *w, in
 HR_AMX static void block_accumulate(const amx_attention *k, const amx_buffers *w, int rows, const float *alpha,
                                     bool first) {
   for (int i = 0; i < rows; i++) {
-    float *o = w->o + i * k->d;
-    const float *ot = w->ot + i * k->d;
+    float *o = w->o + i * k->a.d;
+    const float *ot = w->ot + i * k->a.d;
     __m512 a = _mm512_set1_ps(alpha[i]);
-    for (int64_t d0 = 0; d0 < k->d; d0 += 16) {
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
       __m512 x = _mm512_load_ps(ot + d0);
       _mm512_store_ps(o + d0, first ? x : _mm512_fmadd_ps(_mm512_load_ps(o + d0), a, x));
     }
@@ -251,8 +251,8 @@ HR_AMX static void configure_tiles(void) {
 
 /* Query block `qb` of one (batch, head), its keys and values already packed. */
 HR_AMX static void query_block(const amx_attention *k, const amx_buffers *w, const float *qh, float *oh, int64_t qb) {
-  int64_t s0 = qb * QT, t_end = k->causal && s0 + QT < k->t ? s0 + QT : k->t;
-  int rows = k->s - s0 < QT ? (int)(k->s - s0) : QT;
+  int64_t s0 = qb * QT, t_end = k->a.causal && s0 + QT < k->a.t ? s0 + QT : k->a.t;
+  int rows = k->a.s - s0 < QT ? (int)(k->a.s - s0) : QT;
   _Alignas(64) float m[QT], l[QT], alpha[QT];
   for (int i = 0; i < QT; i++) m[i] = -__builtin_inff(), l[i] = 0;
   pack_queries(k, qh, s0, w->qb);
@@ -263,27 +263,27 @@ HR_AMX static void query_block(const amx_attention *k, const amx_buffers *w, con
     block_values(k, w, key0, nk);
     block_accumulate(k, w, rows, alpha, key0 == 0);
   }
-  const int64_t stride = k->h * k->d;
+  const int64_t stride = k->a.h * k->a.d; /* of the output */
   for (int i = 0; i < rows; i++) {
     __m512 inv = _mm512_set1_ps(1.0f / l[i]);
-    for (int64_t d0 = 0; d0 < k->d; d0 += 16)
-      _mm512_storeu_ps(oh + (s0 + i) * stride + d0, _mm512_mul_ps(_mm512_load_ps(w->o + i * k->d + d0), inv));
+    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16)
+      _mm512_storeu_ps(oh + (s0 + i) * stride + d0, _mm512_mul_ps(_mm512_load_ps(w->o + i * k->a.d + d0), inv));
   }
 }
 
 /* Task `task`: share `part` of the query blocks of (batch, head) task / parts. */
 HR_AMX static void run_task(const amx_job *j, int64_t task, const amx_buffers *w) {
   const amx_attention *k = j->k;
-  int64_t bh = task / k->parts, part = task % k->parts, b = bh / k->h, h = bh % k->h;
-  int64_t n_qb = (k->s + QT - 1) / QT;
+  int64_t bh = task / k->parts, part = task % k->parts, b = bh / k->a.h, h = bh % k->a.h;
+  int64_t n_qb = (k->a.s + QT - 1) / QT;
   if (part >= n_qb) return;
   /* The share's last block sees the most keys. */
   int64_t last = part + (n_qb - 1 - part) / k->parts * k->parts;
-  int64_t keys = k->causal && (last + 1) * QT < k->t ? (last + 1) * QT : k->t;
+  int64_t keys = k->a.causal && (last + 1) * QT < k->a.t ? (last + 1) * QT : k->a.t;
   keys = (keys + KC - 1) / KC * KC;
-  const float *qh = j->q + (b * k->s * k->h + h) * k->d;
-  const float *kh = j->kk + (b * k->t * k->h + h) * k->d, *vh = j->v + (b * k->t * k->h + h) * k->d;
-  float *oh = j->o + (b * k->s * k->h + h) * k->d;
+  const float *qh = j->q + b * k->a.q_batch + h * k->a.d;
+  const float *kh = j->kk + b * k->a.kv_batch + h * k->a.d, *vh = j->v + b * k->a.kv_batch + h * k->a.d;
+  float *oh = j->o + (b * k->a.s * k->a.h + h) * k->a.d;
   pack_keys(k, kh, keys, w->kt);
   pack_values(k, vh, keys, w->vp);
   configure_tiles();
@@ -298,13 +298,13 @@ static amx_buffers worker_buffers(const amx_attention *k, char *base) {
 #define CARVE(field, type, count)                                                                                   \
   w.field = (type *)(base + off);                                                                                   \
   off += hr_fast_round((size_t)(count) * sizeof(type));
-  CARVE(kt, uint32_t, k->t_pad * k->d / 2)
-  CARVE(vp, uint32_t, k->t_pad / 2 * k->d)
-  CARVE(qb, uint32_t, QT * k->d / 2)
+  CARVE(kt, uint32_t, k->t_pad * k->a.d / 2)
+  CARVE(vp, uint32_t, k->t_pad / 2 * k->a.d)
+  CARVE(qb, uint32_t, QT * k->a.d / 2)
   CARVE(s, float, QT * KB)
   CARVE(p, uint32_t, QT * KB / 2)
-  CARVE(o, float, QT * k->d)
-  CARVE(ot, float, QT * k->d)
+  CARVE(o, float, QT * k->a.d)
+  CARVE(ot, float, QT * k->a.d)
 #undef CARVE
   return w;
 }
@@ -318,19 +318,20 @@ static void amx_chunk(void *ctx, int64_t begin, int64_t end, int worker) {
 static hr_status amx_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
                          void *scratch) {
   const amx_attention *k = (const amx_attention *)base;
-  amx_job j = {k, operands[0]->data, operands[1]->data, operands[2]->data, results[0]->data, scratch};
-  hr_parallel_for(base->pool, k->b * k->h * k->parts, 1, amx_chunk, &j);
+  amx_job j = {k, hr_attention_q(&k->a, operands), hr_attention_k(&k->a, operands), hr_attention_v(&k->a, operands),
+               results[0]->data, scratch};
+  hr_parallel_for(base->pool, k->a.b * k->a.h * k->parts, 1, amx_chunk, &j);
   return NULL;
 }
 
-hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, int64_t b, int64_t s, int64_t t, int64_t h, int64_t d,
-                                        float scale, bool causal, hr_fast_kernel **out) {
+hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out) {
+  const int64_t b = a->b, s = a->s, t = a->t, h = a->h, d = a->d;
   if (!env->bf16 || d % 32 != 0 || d > MAX_D || !hr_gemm_amx_enable()) return NULL;
   /* The scratch holds all T keys and values per worker: at most 2 MiB each (MAX_KEYS x 64 bf16). */
   if (t > MAX_KEYS) return NULL;
   amx_attention *k = (amx_attention *)hr_fast_kernel_new(env, sizeof *k, "attention_amx", amx_run);
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
-  *k = (amx_attention){.base = k->base, .b = b, .s = s, .t = t, .h = h, .d = d, .scale = scale, .causal = causal};
+  *k = (amx_attention){.base = k->base, .a = *a};
   k->t_pad = (t + KC - 1) / KC * KC;
   /* Enough shares for two tasks per worker; a share holds at least one query block. */
   int64_t n_qb = (s + QT - 1) / QT, want = 2 * (int64_t)k->base.n_workers;

@@ -165,9 +165,33 @@ hr_status hr_fast_prepare_reduce(const hr_fast_env *env, const hr_op *op, const 
                                  const hr_tensor *const *results, hr_fast_kernel **out);
 hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
                                     const hr_tensor *const *results, hr_fast_kernel **out);
-/* The bf16 attention on AMX (fast_attention_amx.c) for q [b, s, h, d], k and v [b, t, h, d] (all
- * non-empty): leaves *out NULL unless the bf16 mode is on, the CPU has AMX-BF16 and d suits it. */
-hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, int64_t b, int64_t s, int64_t t, int64_t h, int64_t d,
-                                        float scale, bool causal, hr_fast_kernel **out);
+/* An hlorun.attention's shapes and where its q, k and v rows are: q [b, s, h, d], k and v
+ * [b, t, h, d], given as three operands or as the parts of one qkv [b, s, 3, h, d] (operand 0). The
+ * rows of (batch, head) are `pos` floats apart; a head's first row is at `batch` floats per batch
+ * plus h * d, plus `off` for k and v within their operand. */
+typedef struct hr_attention_shape {
+  int64_t b, s, t, h, d;
+  float scale;
+  bool causal;
+  bool packed;                /* q, k and v are operand 0 */
+  int64_t q_pos, q_batch;     /* q rows */
+  int64_t kv_pos, kv_batch;   /* k and v rows */
+  int64_t k_off, v_off;       /* first element of k and of v in their operand */
+} hr_attention_shape;
+
+/* q, k and v of one run (operands as given to the kernel). */
+static inline const float *hr_attention_q(const hr_attention_shape *a, hr_tensor *const *operands) {
+  return operands[0]->data;
+}
+static inline const float *hr_attention_k(const hr_attention_shape *a, hr_tensor *const *operands) {
+  return (const float *)operands[a->packed ? 0 : 1]->data + a->k_off;
+}
+static inline const float *hr_attention_v(const hr_attention_shape *a, hr_tensor *const *operands) {
+  return (const float *)operands[a->packed ? 0 : 2]->data + a->v_off;
+}
+
+/* The bf16 attention on AMX (fast_attention_amx.c), all of `a` non-empty: leaves *out NULL unless
+ * the bf16 mode is on, the CPU has AMX-BF16 and the shapes suit it. */
+hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out);
 
 #endif

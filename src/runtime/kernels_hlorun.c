@@ -417,11 +417,13 @@ static hr_status kernel_softmax(hr_interp *in, const hr_op *op, hr_tensor *const
 }
 
 /* One attention: q [B, S, H, D], k and v [B, T, H, D], o [B, S, H, D]; `scores` holds T floats
- * per pool participant. */
+ * per pool participant. q, k and v are read through strides (floats between consecutive positions
+ * and between batches), so that they may also be the three parts of one [B, S, 3, H, D] tensor. */
 typedef struct attention_job {
   const float *q, *k, *v;
   float *o;
   int64_t s, t, h, d;
+  int64_t q_pos, q_batch, kv_pos, kv_batch; /* strides of q, and of k and v */
   float scale;
   bool causal;
   float *scores;
@@ -430,10 +432,10 @@ typedef struct attention_job {
 /* Computes output row (b, h, i) of an attention_job, rows numbered ((b * H) + h) * S + i. */
 static void attention_row(const attention_job *j, int64_t row, float *scores) {
   int64_t i = row % j->s, bh = row / j->s, h = bh % j->h, b = bh / j->h;
-  const float *q = j->q + ((b * j->s + i) * j->h + h) * j->d;
+  const float *q = j->q + b * j->q_batch + i * j->q_pos + h * j->d;
   float *o = j->o + ((b * j->s + i) * j->h + h) * j->d;
   for (int64_t t = 0; t < j->t; t++) {
-    const float *k = j->k + ((b * j->t + t) * j->h + h) * j->d;
+    const float *k = j->k + b * j->kv_batch + t * j->kv_pos + h * j->d;
     float acc = 0.0f;
     for (int64_t e = 0; e < j->d; e++) acc += q[e] * k[e];
     scores[t] = j->causal && t > i ? -INFINITY : j->scale * acc;
@@ -441,7 +443,7 @@ static void attention_row(const attention_job *j, int64_t row, float *scores) {
   softmax_row(scores, j->t);
   for (int64_t e = 0; e < j->d; e++) o[e] = 0.0f;
   for (int64_t t = 0; t < j->t; t++) {
-    const float *v = j->v + ((b * j->t + t) * j->h + h) * j->d;
+    const float *v = j->v + b * j->kv_batch + t * j->kv_pos + h * j->d;
     for (int64_t e = 0; e < j->d; e++) o[e] += scores[t] * v[e];
   }
 }
@@ -452,26 +454,45 @@ static void attention_rows(void *ctx, int64_t begin, int64_t end, int worker) {
   for (int64_t r = begin; r < end; r++) attention_row(j, r, j->scores + (int64_t)worker * j->t);
 }
 
-/* hlorun.attention: o = softmax(scale * q . k + mask) . v per batch and head. */
+/* hlorun.attention: o = softmax(scale * q . k + mask) . v per batch and head; q, k, v given
+ * separately or as one qkv [B, S, 3, H, D]. */
 static hr_status kernel_attention(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
-  const hr_tensor *q = operands[0], *k = operands[1], *v = operands[2];
   hr_tensor *o = results[0];
-  if (q->shape.rank != 4 || k->shape.rank != 4) return hr_op_error(op, HR_VERIFY_ERROR, "q and k must have rank 4");
-  int64_t b = q->shape.dims[0], s = q->shape.dims[1], h = q->shape.dims[2], d = q->shape.dims[3];
-  int64_t t = k->shape.dims[1];
-  hr_shape kv = {.rank = 4, .dims = {b, t, h, d}};
-  HR_TRY(want_f32_shape(op, q, &q->shape, "q"));
-  HR_TRY(want_f32_shape(op, k, &kv, "k"));
-  HR_TRY(want_f32_shape(op, v, &kv, "v"));
-  HR_TRY(want_f32_shape(op, o, &q->shape, "the result"));
+  attention_job job = {.scale = attr_f32(op, "scale"), .causal = attr_bool(op, "causal")};
+  int64_t b, s, h, d, t;
+  if (op->n_operands == 1) {
+    const hr_tensor *qkv = operands[0];
+    if (qkv->shape.rank != 5 || qkv->shape.dims[2] != 3)
+      return hr_op_error(op, HR_VERIFY_ERROR, "qkv must have shape [B, S, 3, H, D]");
+    b = qkv->shape.dims[0], s = t = qkv->shape.dims[1], h = qkv->shape.dims[3], d = qkv->shape.dims[4];
+    HR_TRY(want_f32_shape(op, qkv, &qkv->shape, "qkv"));
+    const float *x = qkv->data;
+    job.q = x, job.k = x + h * d, job.v = x + 2 * h * d;
+    job.q_pos = job.kv_pos = 3 * h * d;
+    job.q_batch = job.kv_batch = s * 3 * h * d;
+  } else {
+    const hr_tensor *q = operands[0], *k = operands[1], *v = operands[2];
+    if (q->shape.rank != 4 || k->shape.rank != 4) return hr_op_error(op, HR_VERIFY_ERROR, "q and k must have rank 4");
+    b = q->shape.dims[0], s = q->shape.dims[1], h = q->shape.dims[2], d = q->shape.dims[3];
+    t = k->shape.dims[1];
+    hr_shape kv = {.rank = 4, .dims = {b, t, h, d}};
+    HR_TRY(want_f32_shape(op, q, &q->shape, "q"));
+    HR_TRY(want_f32_shape(op, k, &kv, "k"));
+    HR_TRY(want_f32_shape(op, v, &kv, "v"));
+    job.q = q->data, job.k = k->data, job.v = v->data;
+    job.q_pos = job.kv_pos = h * d;
+    job.q_batch = s * h * d;
+    job.kv_batch = t * h * d;
+  }
+  hr_shape out = {.rank = 4, .dims = {b, s, h, d}};
+  HR_TRY(want_f32_shape(op, o, &out, "the result"));
   if (hr_tensor_num_elements(o) == 0) return NULL;
   int64_t rows = b * h * s;
   int workers = in->pool ? hr_threadpool_size(in->pool) : 1;
   hr_shape shape = {.rank = 1, .dims = {(int64_t)workers * (t > 0 ? t : 1)}};
   hr_tensor *scores = NULL;
   HR_TRY(hr_interp_alloc(in, op, HR_F32, &shape, &scores));
-  attention_job job = {q->data, k->data, v->data, o->data, s, t, h, d, attr_f32(op, "scale"), attr_bool(op, "causal"),
-                       scores->data};
+  job.o = o->data, job.s = s, job.t = t, job.h = h, job.d = d, job.scores = scores->data;
   hr_parallel_for(in->pool, rows, rows_per_chunk(2 * t * d), attention_rows, &job);
   hr_tensor_free(scores);
   return NULL;

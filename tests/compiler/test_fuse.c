@@ -637,6 +637,80 @@ TEST(attention_without_mask) {
   hr_module_free(m);
 }
 
+/* Self-attention over x [1, 4, 6] with projections q, k, v (x . w + b, reshaped to [1, 4, 2, 3])
+ * and no mask. `vx` names the value projections' input (x, or another tensor y: not fusable),
+ * `vbias` its bias add (or none: bodies differ, not fusable). */
+static char *qkv_text(const char *vx, bool vbias) {
+  static char buf[8192];
+  snprintf(buf, sizeof buf,
+      "func.func @main(%%x: tensor<1x4x6xf32>, %%y: tensor<1x4x6xf32>, %%wq: tensor<6x6xf32>, %%wk: tensor<6x6xf32>, %%wv: tensor<6x6xf32>, %%bq: tensor<6xf32>, %%bk: tensor<6xf32>, %%bv: tensor<6xf32>) -> tensor<1x4x2x3xf32> {\n"
+      "  %%q0 = stablehlo.dot_general %%x, %%wq, contracting_dims = [2] x [0] : (tensor<1x4x6xf32>, tensor<6x6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%bqb = stablehlo.broadcast_in_dim %%bq, dims = [2] : (tensor<6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%q1 = stablehlo.add %%q0, %%bqb : tensor<1x4x6xf32>\n"
+      "  %%q = stablehlo.reshape %%q1 : (tensor<1x4x6xf32>) -> tensor<1x4x2x3xf32>\n"
+      "  %%k0 = stablehlo.dot_general %%x, %%wk, contracting_dims = [2] x [0] : (tensor<1x4x6xf32>, tensor<6x6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%bkb = stablehlo.broadcast_in_dim %%bk, dims = [2] : (tensor<6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%k1 = stablehlo.add %%k0, %%bkb : tensor<1x4x6xf32>\n"
+      "  %%k = stablehlo.reshape %%k1 : (tensor<1x4x6xf32>) -> tensor<1x4x2x3xf32>\n"
+      "  %%v0 = stablehlo.dot_general %%%s, %%wv, contracting_dims = [2] x [0] : (tensor<1x4x6xf32>, tensor<6x6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%bvb = stablehlo.broadcast_in_dim %%bv, dims = [2] : (tensor<6xf32>) -> tensor<1x4x6xf32>\n"
+      "  %%v1 = %s : tensor<1x4x6xf32>\n"
+      "  %%v = stablehlo.reshape %%v1 : (tensor<1x4x6xf32>) -> tensor<1x4x2x3xf32>\n"
+      "  %%ms = stablehlo.dot_general %%q, %%k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<1x4x2x3xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x4xf32>\n"
+      "  %%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
+      "  %%m = stablehlo.reduce(%%ms init: %%ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
+      "  %%mb = stablehlo.broadcast_in_dim %%m, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
+      "  %%d = stablehlo.subtract %%ms, %%mb : tensor<1x2x4x4xf32>\n"
+      "  %%e = stablehlo.exponential %%d : tensor<1x2x4x4xf32>\n"
+      "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %%s = stablehlo.reduce(%%e init: %%z) applies stablehlo.add across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
+      "  %%sb = stablehlo.broadcast_in_dim %%s, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
+      "  %%p = stablehlo.divide %%e, %%sb : tensor<1x2x4x4xf32>\n"
+      "  %%o = stablehlo.dot_general %%p, %%v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<1x2x4x4xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x3xf32>\n"
+      "  %%r = stablehlo.transpose %%o, dims = [0, 2, 1, 3] : (tensor<1x2x4x3xf32>) -> tensor<1x4x2x3xf32>\n"
+      "  return %%r : tensor<1x4x2x3xf32>\n"
+      "}\n",
+      vx, vbias ? "stablehlo.add %v0, %bvb" : "stablehlo.multiply %v0, %v0");
+  return buf;
+}
+
+/* Counts main's top-level ops with `code`. */
+static int count_ops(const hr_module *m, hr_opcode code) {
+  const hr_func *fn = m ? hr_module_find_func(m, "main") : NULL;
+  int n = 0;
+  for (int k = 0; fn && k < fn->body.n_ops; k++) n += fn->body.ops[k]->code == code;
+  return n;
+}
+
+TEST(qkv_projections_merge) {
+  const unsigned weights = 0xfc; /* wq .. bv bound; x and y runtime inputs */
+  hr_fuse_stats st;
+  hr_module *m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.attention, 1);
+  CHECK_EQ_INT(st.qkv, 1);
+  CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 1);
+  const hr_func *fn = m ? hr_module_find_func(m, "main") : NULL;
+  for (int k = 0; fn && k < fn->body.n_ops; k++)
+    if (fn->body.ops[k]->code == HR_OP_HLORUN_ATTENTION) CHECK_EQ_INT(fn->body.ops[k]->n_operands, 1);
+  hr_module_free(m);
+  /* Not merged: the value projection reads another tensor, has another body, or the weights are
+   * runtime inputs; or the fusion is disabled. */
+  m = fuse(qkv_text("y", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.qkv, 0);
+  CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 3);
+  hr_module_free(m);
+  m = fuse(qkv_text("x", false), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.qkv, 0);
+  hr_module_free(m);
+  m = fuse(qkv_text("x", true), (fuse_case){.weights = 0, .tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.qkv, 0);
+  hr_module_free(m);
+  m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .disable = HR_FUSE_QKV, .tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.qkv, 0);
+  CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 3);
+  hr_module_free(m);
+}
+
 TEST(attention_near_misses) {
   /* A strictly lower mask, a mask with one element flipped, a fill of -1, the inverted select
    * with a keep-mask, scores changed by something else than a mask: each leaves the attention
@@ -762,6 +836,7 @@ int main(void) {
   RUN(attention_fuses);
   RUN(attention_without_mask);
   RUN(attention_near_misses);
+  RUN(qkv_projections_merge);
   RUN(elementwise_chains_fuse);
   RUN(large_bodies_are_exact);
   RUN(elementwise_near_misses);

@@ -160,6 +160,12 @@ TEST(ops_reject_bad_shapes_and_bodies) {
        "key and value sequence lengths"},
       {"%0 = \"hlorun.attention\"(%q, %k, %k) : (tensor<1x4x2x4xf32>, tensor<1x3x2x4xf32>, tensor<1x3x2x4xf32>) -> tensor<1x4x2x4xf32>",
        "missing attribute 'scale'"},
+      {"%0 = \"hlorun.attention\"(%p) {scale = 1.0 : f32} : (tensor<1x4x2x2x4xf32>) -> tensor<1x4x2x4xf32>",
+       "dimension 2 of qkv (q, k, v)"},
+      {"%0 = \"hlorun.attention\"(%q) {scale = 1.0 : f32} : (tensor<1x4x2x4xf32>) -> tensor<1x4x2x4xf32>",
+       "qkv (operand #0)"},
+      {"%0 = \"hlorun.attention\"(%q, %q) {scale = 1.0 : f32} : (tensor<1x4x2x4xf32>, tensor<1x4x2x4xf32>) -> tensor<1x4x2x4xf32>",
+       "or one qkv operand"},
       {"%0 = \"hlorun.matmul\"(%m, %v, %q) ({\n^bb0(%x: tensor<f32>, %y: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n})"
        " : (tensor<4x4xf32>, tensor<4xf32>, tensor<1x4x2x4xf32>) -> tensor<4x4xf32>",
        "b (operand #1) must have rank 2"},
@@ -175,7 +181,7 @@ TEST(ops_reject_bad_shapes_and_bodies) {
     char text[2048];
     snprintf(text, sizeof text,
              "func.func @main(%%m: tensor<4x4xf32>, %%v: tensor<4xf32>, %%v3: tensor<3xf32>, %%s: tensor<f32>, "
-             "%%q: tensor<1x4x2x4xf32>, %%k: tensor<1x3x2x4xf32>) -> () {\n  %s\n  return\n}\n",
+             "%%q: tensor<1x4x2x4xf32>, %%k: tensor<1x3x2x4xf32>, %%p: tensor<1x4x2x2x4xf32>) -> () {\n  %s\n  return\n}\n",
              kSingles[i][0]);
     rejects(text, kSingles[i][1]);
   }

@@ -487,6 +487,37 @@ static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d
                    (long long)s, (long long)t, (long long)h, (long long)d, causal, diff, c.want_impl);
 }
 
+/* The one-operand form: q, k and v as the parts of one qkv [b, s, 3, h, d] (the fused q|k|v
+ * projection's result), read in place through strides by every kernel. */
+static void packed_attention_case(int64_t b, int64_t s, int64_t h, int64_t d, bool causal, bool bf16) {
+  int64_t xd[5] = {b, s, 3, h, d}, od[4] = {b, s, h, d};
+  char xt[96], ot[96];
+  type_text(xt, sizeof xt, 5, xd);
+  type_text(ot, sizeof ot, 4, od);
+  fast_case c = {.name = bf16 ? "packed attention (bf16)" : "packed attention", .n_args = 1, .want_fast = 1,
+                 .tolerance = bf16 ? 0.02 : 2e-6, .bf16 = bf16};
+  if (bf16)
+    c.want_impl = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64 ? "attention_amx"
+                                                                                                   : "attention";
+  c.args[0] = random_f32(5, xd, (uint32_t)(s + h + d), 2.0f);
+  c.text = text_of("func.func @main(%%x: %s) -> %s {\n"
+                   "  %%0 = \"hlorun.attention\"(%%x) {scale = %g : f32, causal = %s} : (%s) -> %s\n"
+                   "  return %%0 : %s\n}\n",
+                   xt, ot, 1.0 / sqrt((double)d), causal ? "true" : "false", xt, ot, ot);
+  check_case(&c);
+}
+
+TEST(attention_packed_qkv) {
+  packed_attention_case(2, 256, 4, 64, true, false);
+  packed_attention_case(1, 37, 3, 16, true, false);
+  packed_attention_case(1, 300, 1, 8, true, false); /* two key blocks */
+  packed_attention_case(3, 20, 2, 7, false, false);
+  if (!hr_gemm_supported(HR_GEMM_BF16)) return;
+  packed_attention_case(2, 256, 4, 64, true, true);
+  packed_attention_case(1, 600, 1, 32, true, true); /* three key blocks */
+  packed_attention_case(3, 20, 2, 64, false, true);
+}
+
 TEST(attention_blocks_and_masks) {
   attention_case(1, 256, 256, 4, 64, true, false);
   attention_case(2, 37, 37, 3, 16, true, false);
@@ -654,6 +685,7 @@ int main(void) {
   RUN(layer_norm_and_softmax_rows);
   RUN(attention_blocks_and_masks);
   RUN(attention_bf16);
+  RUN(attention_packed_qkv);
   RUN(block_matches_reference);
   RUN(runs_allocate_only_outputs_and_repeat);
   RUN(disable_fusion_uses_reference_kernels);
