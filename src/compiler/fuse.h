@@ -36,6 +36,9 @@ typedef struct hr_fuse_options {
   const hr_tensor *const *bound;
   int n_bound;            /* entries of `bound` */
   unsigned disable;       /* HR_FUSE_* bits of the fusions to skip */
+  /* The q|k|v merge joins weights with stablehlo.concatenate, which an executable computes once
+   * (folds) only up to a size: larger joined weights are not made. 0: no limit. */
+  size_t max_joined_bytes;
   hr_fuse_stats *stats;   /* optional out */
 } hr_fuse_options;
 
@@ -65,7 +68,8 @@ typedef struct hr_fuse_options {
  *   5. qkv:         the three projections of a self-attention (hlorun.matmul ops reading the same
  *                   a, weights of one shape, identity bodies or one bias add each, each result
  *                   used only by a reshape [B, S, H*D] -> [B, S, H, D] feeding the attention)
- *                   become one hlorun.matmul by the concatenated weights (and biases), whose
+ *                   become one hlorun.matmul by the concatenated weights (and biases, bound
+ *                   parameters or constants, joined weights at most max_joined_bytes), whose
  *                   result, reshaped to [B, S, 3, H, D], is the attention's single operand.
  *   6. elementwise: remaining chains of elementwise f32 ops (with their broadcast_in_dim
  *                   producers and splat constants) become hlorun.fused when that removes at

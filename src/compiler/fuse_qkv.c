@@ -7,18 +7,18 @@
  *
  * becomes
  *
- *   %w = constant: %wq, %wk, %wv side by side      %b = constant: %bq, %bk, %bv (when biased)
+ *   %w = concatenate %wq, %wk, %wv along N        %b = concatenate %bq, %bk, %bv (when biased)
  *   %y = "hlorun.matmul"(%a, %w[, %b]) {body}     -> [B, S, 3N]
  *   %x = reshape %y -> [B, S, 3, H, D]
  *   %o = "hlorun.attention"(%x)
  *
  * One GEMM of N = 3 H D instead of three: A is read and packed once, two parallel loops fewer,
  * and wider GEMMs run closer to peak; the attention kernels read q, k and v in place through
- * strides. The weights (and biases) must be bound parameters or constants: their concatenations
- * are made here, as new constants (the originals stay bound, unused). The bodies must be the
- * identity or one bias add (acc + x, x a [N] operand) in all three. */
-#include <string.h>
-
+ * strides. The weights (and biases) must be bound parameters or constants, and the joined weight
+ * at most hr_fuse_options.max_joined_bytes: an executable then computes the concatenations once,
+ * when it is created, and the merged weight is packed like any other (the module and the files
+ * made from it only grow by the ops). The bodies must be the identity or one bias add (acc + x, x
+ * a [N] operand) in all three. */
 #include "compiler/fuse_internal.h"
 
 /* One projection: the matmul and the reshape feeding the attention. */
@@ -76,44 +76,21 @@ static bool compatible(const projection p[3]) {
   return true;
 }
 
-/* The f32 data of a bound parameter or a non-splat constant (row-major, possibly unaligned);
- * NULL otherwise. */
-static const void *fixed_data(const hf_graph *g, const hr_value *v) {
-  if (!hf_is_f32(v)) return NULL;
-  if (hf_is_weight(g, v)) {
-    const hr_tensor *t = g->opts->bound[v->index];
-    const hr_shape *a = &t->shape, *b = &v->type.shape;
-    bool same = t->dtype == HR_F32 && a->rank == b->rank;
-    for (int i = 0; same && i < a->rank; i++) same = a->dims[i] == b->dims[i];
-    return same ? t->data : NULL;
-  }
-  const hr_op *c = hf_def(g, v, HR_OP_CONSTANT);
-  const hr_attr *a = c ? hr_op_attr(c, "value") : NULL;
-  return a && a->kind == HR_ATTR_DENSE && !a->u.dense.splat && a->u.dense.type.dtype == HR_F32 ? a->u.dense.data
-                                                                                                : NULL;
+/* Whether `v` is a bound parameter or a constant (what the executable folds concatenations of). */
+static bool fixed(const hf_graph *g, const hr_value *v) {
+  return hf_is_weight(g, v) || hf_def(g, v, HR_OP_CONSTANT) != NULL;
 }
 
-/* A new constant joining three [R, C] f32 matrices along `dim` (0: stacked rows, 1: side by side). */
-static hr_status joined_constant(hf_graph *g, const hr_op *at, hr_value *const *parts, const void *const *data,
-                                 int dim, hr_op **out) {
-  const hr_shape *s = &parts[0]->type.shape;
-  int64_t rows = s->rank == 2 ? s->dims[0] : 1, cols = s->dims[s->rank - 1];
+/* A new stablehlo.concatenate of three values along `dim`. */
+static hr_status concatenate(hf_graph *g, const hr_op *at, hr_value *const *parts, int dim, hr_op **out) {
   hr_type t = parts[0]->type;
   t.shape.dims[dim] *= 3;
-  size_t n = (size_t)(3 * rows * cols), row = (size_t)cols * sizeof(float), part = (size_t)rows * row;
-  char *joined = g->heap->alloc(g->heap->ctx, n * sizeof(float), 64);
-  if (!joined) return hf_oom();
-  for (int i = 0; i < 3; i++) {
-    const char *src = data[i];
-    if (dim == 0 || s->rank == 1) {
-      memcpy(joined + i * part, src, part);
-    } else {
-      for (int64_t r = 0; r < rows; r++) memcpy(joined + (size_t)r * 3 * row + i * row, src + (size_t)r * row, row);
-    }
-  }
-  hr_status st = hf_new_constant(g, at, &t, joined, n * sizeof(float), false, out);
-  g->heap->free(g->heap->ctx, joined);
-  return st;
+  HR_TRY(hf_new_op(g, HR_OP_CONCATENATE, at, parts, 3, &t, out));
+  hr_attr *d = hr_attr_new(g->m, HR_ATTR_INT);
+  if (!d) return hf_oom();
+  d->u.i.value = dim;
+  d->u.i.dtype = HR_I64;
+  return hf_set_attr(g, *out, "dimension", d);
 }
 
 /* The merged matmul: a times the concatenated weights (plus the concatenated biases). */
@@ -144,17 +121,16 @@ static hr_status merged_matmul(hf_graph *g, const hr_op *at, const projection p[
   return s;
 }
 
-/* Rewrites the attention at `pos` whose projections are `p`, their weights (and biases) at
- * `data`: [0..2] weights, [3..5] biases. */
-static hr_status emit(hf_graph *g, int pos, const projection p[3], const void *const *data) {
+/* Rewrites the attention at `pos` whose projections are `p`. */
+static hr_status emit(hf_graph *g, int pos, const projection p[3]) {
   hr_op *att = hf_op_at(g, pos), *cats[2] = {NULL, NULL}, *mm, *reshape, *merged;
   hr_value *weights[3], *biases[3];
   for (int i = 0; i < 3; i++) {
     weights[i] = p[i].mm->operands[1];
     biases[i] = p[0].biased ? p[i].mm->operands[2] : NULL;
   }
-  HR_TRY(joined_constant(g, att, weights, data, transpose_b(p[0].mm) ? 0 : 1, &cats[0]));
-  if (p[0].biased) HR_TRY(joined_constant(g, att, biases, data + 3, 0, &cats[1]));
+  HR_TRY(concatenate(g, att, weights, transpose_b(p[0].mm) ? 0 : 1, &cats[0]));
+  if (p[0].biased) HR_TRY(concatenate(g, att, biases, 0, &cats[1]));
   HR_TRY(merged_matmul(g, att, p, cats, &mm));
   const hr_shape *x = &att->operands[0]->type.shape;
   int64_t dims[5] = {x->dims[0], x->dims[1], 3, x->dims[2], x->dims[3]};
@@ -189,16 +165,17 @@ hr_status hf_fuse_qkv(hf_graph *g) {
     bool ok = true;
     for (int i = 0; i < 3 && ok; i++) ok = match_projection(g, att->operands[i], &p[i]);
     if (!ok || !compatible(p)) continue;
-    const void *data[6] = {NULL};
-    for (int i = 0; i < 3; i++) {
-      ok &= (data[i] = fixed_data(g, p[i].mm->operands[1])) != NULL;
-      if (p[0].biased) ok &= (data[3 + i] = fixed_data(g, p[i].mm->operands[2])) != NULL;
-    }
-    if (!ok) continue;
+    for (int i = 0; i < 3; i++) ok &= fixed(g, p[i].mm->operands[1]) && (!p[0].biased || fixed(g, p[i].mm->operands[2]));
+    /* The joined weight's bytes (a constant's type may be huge: a splat). */
+    const int64_t *wd = p[0].mm->operands[1]->type.shape.dims;
+    int64_t joined;
+    ok &= !__builtin_mul_overflow(wd[0], wd[1], &joined) && !__builtin_mul_overflow(joined, (int64_t)12, &joined);
+    size_t limit = g->opts->max_joined_bytes;
+    if (!ok || (limit && (uint64_t)joined > limit)) continue;
     bool taken = false;
     for (int i = 0; i < 3; i++)
       taken |= g->claimed[hf_pos_of(g, &p[i].mm->results[0])] || g->claimed[hf_pos_of(g, &p[i].reshape->results[0])];
-    if (!taken) HR_TRY(emit(g, pos, p, data));
+    if (!taken) HR_TRY(emit(g, pos, p));
   }
   return NULL;
 }

@@ -8,7 +8,7 @@
  *     constants, as inlining produces, share one copy);
  *   - the result of a reshape of anything but a runtime input is an alias: it shares its
  *     operand's buffer (row-major data is the same) and its step does nothing;
- *   - the results (up to FOLD_MAX_BYTES each) of an op whose operands are all fixed (bound,
+ *   - the results (up to HR_EXEC_FOLD_MAX_BYTES each) of an op whose operands are all fixed (bound,
  *     constant, or such results) are "folded": computed once at create time, by the op's kernel,
  *     into the constant storage, and their step does nothing per run;
  *   - every other value (an intermediate) has a fixed offset in one arena allocated at create
@@ -61,7 +61,6 @@
 #define DEFAULT_MAX_ARENA_BYTES ((size_t)16 << 30)
 enum { BUFFER_ALIGN = 64 };
 #define HUGE_PAGE ((size_t)2 << 20)
-#define FOLD_MAX_BYTES ((size_t)1 << 20)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Plan structures                                                                                 */
@@ -664,7 +663,7 @@ static bool is_fixed(const hr_executable *e, const slot *s) {
 }
 
 /* Whether step `st` can be folded: a direct reference step without side effects (nor randomness)
- * whose operands are all fixed and whose results are at most FOLD_MAX_BYTES each. */
+ * whose operands are all fixed and whose results are at most HR_EXEC_FOLD_MAX_BYTES each. */
 static bool is_foldable(const hr_executable *e, const step *st) {
   const hr_op *op = st->op;
   if (st->kind != STEP_REFERENCE || !st->kernel || (hr_opcode_flags(op->code) & HR_OPF_SIDE_EFFECT) ||
@@ -675,7 +674,7 @@ static bool is_foldable(const hr_executable *e, const step *st) {
     if (s < 0 || !is_fixed(e, &e->slots[s])) return false;
   }
   for (int r = 0; r < op->n_results; r++)
-    if (e->slots[slot_index(e, &op->results[r])].view.nbytes > FOLD_MAX_BYTES) return false;
+    if (e->slots[slot_index(e, &op->results[r])].view.nbytes > HR_EXEC_FOLD_MAX_BYTES) return false;
   return true;
 }
 

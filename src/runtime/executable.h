@@ -8,6 +8,10 @@
 #include "hlorun/hlorun.h"
 #include "ir/ir.h"
 
+/* Largest result of an op computed once when an executable is created ("folded") because its
+ * operands are all fixed (bound parameters, constants, folded results); larger ones run per call. */
+#define HR_EXEC_FOLD_MAX_BYTES ((size_t)1 << 20)
+
 /* Builds an executable from a specialized module (see hr_specialize; ownership passes, also on
  * error). bound[i] is the value of parameter i of its "main", or NULL for a runtime input; bound
  * tensors must stay valid while the executable lives, which `weights` (retained by the executable

@@ -266,7 +266,8 @@ hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int nu
   p->allocator->free(p->allocator->ctx, types);
   if (s) return s;
   if (!p->opts.disable_fusion) {
-    hr_fuse_options fo = {.allocator = p->allocator, .bound = p->bound, .n_bound = p->fn->n_args};
+    hr_fuse_options fo = {.allocator = p->allocator, .bound = p->bound, .n_bound = p->fn->n_args,
+                          .max_joined_bytes = HR_EXEC_FOLD_MAX_BYTES};
     s = hr_fuse(specialized, &fo);
     if (s) {
       hr_module_free(specialized);

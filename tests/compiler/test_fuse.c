@@ -70,6 +70,7 @@ typedef struct fuse_case {
   unsigned weights; /* bit p: parameter p is bound to a weight */
   unsigned disable; /* HR_FUSE_* bits */
   double tol;       /* 0: fused and unfused results must be identical */
+  size_t max_joined; /* hr_fuse_options.max_joined_bytes */
 } fuse_case;
 
 /* Fuses `text` as `c` says, checks the result prints and re-parses, and compares the fused and
@@ -89,7 +90,8 @@ static hr_module *fuse(const char *text, fuse_case c, hr_fuse_stats *st) {
     inputs[p] = input(&fn->body.args[p].type, p);
     if (c.weights >> p & 1) bound[p] = inputs[p];
   }
-  hr_fuse_options o = {.bound = bound, .n_bound = fn->n_args, .disable = c.disable, .stats = st};
+  hr_fuse_options o = {.bound = bound, .n_bound = fn->n_args, .disable = c.disable, .stats = st,
+                       .max_joined_bytes = c.max_joined};
   CHECK_OK(hr_fuse(m, &o));
   hr_strbuf sb;
   hr_strbuf_init(&sb, NULL);
@@ -694,7 +696,7 @@ TEST(qkv_projections_merge) {
     if (fn->body.ops[k]->code == HR_OP_HLORUN_ATTENTION) CHECK_EQ_INT(fn->body.ops[k]->n_operands, 1);
   hr_module_free(m);
   /* Not merged: the value projection reads another tensor, has another body, or the weights are
-   * runtime inputs; or the fusion is disabled. */
+   * runtime inputs; or the fusion is disabled, or the joined weight would be too large. */
   m = fuse(qkv_text("y", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
   CHECK_EQ_INT(st.qkv, 0);
   CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 3);
@@ -708,6 +710,13 @@ TEST(qkv_projections_merge) {
   m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .disable = HR_FUSE_QKV, .tol = 1e-5}, &st);
   CHECK_EQ_INT(st.qkv, 0);
   CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 3);
+  hr_module_free(m);
+  /* The joined weight (3 x 6 x 6 f32 = 432 bytes) above the limit. */
+  m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .tol = 1e-5, .max_joined = 431}, &st);
+  CHECK_EQ_INT(st.qkv, 0);
+  hr_module_free(m);
+  m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .tol = 1e-5, .max_joined = 432}, &st);
+  CHECK_EQ_INT(st.qkv, 1);
   hr_module_free(m);
 }
 
