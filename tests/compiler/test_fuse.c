@@ -503,6 +503,22 @@ TEST(layer_norm_near_misses) {
 /* hlorun.attention                                                                                */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* The end of the attention graphs below: softmax of the (masked) scores %ms [1, 2, 4, 4] over the
+ * keys, times %v [1, 4, 2, 3], transposed back to [1, 4, 2, 3] and returned. */
+#define SOFTMAX_VALUES                                                                                              \
+  "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"                                                  \
+  "  %m = stablehlo.reduce(%ms init: %ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n" \
+  "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"         \
+  "  %d = stablehlo.subtract %ms, %mb : tensor<1x2x4x4xf32>\n"                                                      \
+  "  %e = stablehlo.exponential %d : tensor<1x2x4x4xf32>\n"                                                         \
+  "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"                                                            \
+  "  %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n" \
+  "  %sb = stablehlo.broadcast_in_dim %s, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"         \
+  "  %p = stablehlo.divide %e, %sb : tensor<1x2x4x4xf32>\n"                                                         \
+  "  %o = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<1x2x4x4xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x3xf32>\n" \
+  "  %y = stablehlo.transpose %o, dims = [0, 2, 1, 3] : (tensor<1x2x4x3xf32>) -> tensor<1x4x2x3xf32>\n"            \
+  "  return %y : tensor<1x4x2x3xf32>\n"
+
 /* Causal self-attention over q, k, v [1, 4, 2, 3] as the TinyTransformer lowers it. %SCALE is
  * the line scaling q into %qs; %MASK the lines defining the i1 mask %mask [1, 2, 4, 4]; %SEL the
  * select producing %ms from %mask, %sc and %fill. */
@@ -516,20 +532,9 @@ static char *attention_text(const char *scale, const char *mask, const char *sel
            "  %%f = stablehlo.constant dense<-3.40282347E+38> : tensor<f32>\n"
            "  %%fill = stablehlo.broadcast_in_dim %%f, dims = [] : (tensor<f32>) -> tensor<1x2x4x4xf32>\n"
            "%s"
-           "  %%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-           "  %%m = stablehlo.reduce(%%ms init: %%ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-           "  %%mb = stablehlo.broadcast_in_dim %%m, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-           "  %%d = stablehlo.subtract %%ms, %%mb : tensor<1x2x4x4xf32>\n"
-           "  %%e = stablehlo.exponential %%d : tensor<1x2x4x4xf32>\n"
-           "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n"
-           "  %%s = stablehlo.reduce(%%e init: %%z) applies stablehlo.add across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-           "  %%sb = stablehlo.broadcast_in_dim %%s, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-           "  %%p = stablehlo.divide %%e, %%sb : tensor<1x2x4x4xf32>\n"
-           "  %%o = stablehlo.dot_general %%p, %%v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<1x2x4x4xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x3xf32>\n"
-           "  %%y = stablehlo.transpose %%o, dims = [0, 2, 1, 3] : (tensor<1x2x4x3xf32>) -> tensor<1x4x2x3xf32>\n"
-           "  return %%y : tensor<1x4x2x3xf32>\n"
+           "%s"
            "}\n",
-           scale, mask, sel);
+           scale, mask, sel, SOFTMAX_VALUES);
   return buf;
 }
 
@@ -615,18 +620,7 @@ TEST(attention_without_mask) {
   static const char *kPlain =
       "func.func @main(%q: tensor<1x4x2x3xf32>, %k: tensor<1x4x2x3xf32>, %v: tensor<1x4x2x3xf32>) -> tensor<1x4x2x3xf32> {\n"
       "  %ms = stablehlo.dot_general %q, %k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<1x4x2x3xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-      "  %m = stablehlo.reduce(%ms init: %ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-      "  %mb = stablehlo.broadcast_in_dim %m, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %d = stablehlo.subtract %ms, %mb : tensor<1x2x4x4xf32>\n"
-      "  %e = stablehlo.exponential %d : tensor<1x2x4x4xf32>\n"
-      "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
-      "  %s = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-      "  %sb = stablehlo.broadcast_in_dim %s, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %p = stablehlo.divide %e, %sb : tensor<1x2x4x4xf32>\n"
-      "  %o = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<1x2x4x4xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x3xf32>\n"
-      "  %y = stablehlo.transpose %o, dims = [0, 2, 1, 3] : (tensor<1x2x4x3xf32>) -> tensor<1x4x2x3xf32>\n"
-      "  return %y : tensor<1x4x2x3xf32>\n"
+      SOFTMAX_VALUES
       "}\n";
   hr_fuse_stats st;
   hr_module *m = fuse(kPlain, (fuse_case){0}, &st);
@@ -640,12 +634,12 @@ TEST(attention_without_mask) {
 }
 
 /* Self-attention over x [1, 4, 6] with projections q, k, v (x . w + b, reshaped to [1, 4, 2, 3])
- * and no mask. `vx` names the value projections' input (x, or another tensor y: not fusable),
+ * and no mask. `vx` names the value projection's input (x, or another tensor x2: not fusable),
  * `vbias` its bias add (or none: bodies differ, not fusable). */
 static char *qkv_text(const char *vx, bool vbias) {
   static char buf[8192];
   snprintf(buf, sizeof buf,
-      "func.func @main(%%x: tensor<1x4x6xf32>, %%y: tensor<1x4x6xf32>, %%wq: tensor<6x6xf32>, %%wk: tensor<6x6xf32>, %%wv: tensor<6x6xf32>, %%bq: tensor<6xf32>, %%bk: tensor<6xf32>, %%bv: tensor<6xf32>) -> tensor<1x4x2x3xf32> {\n"
+      "func.func @main(%%x: tensor<1x4x6xf32>, %%x2: tensor<1x4x6xf32>, %%wq: tensor<6x6xf32>, %%wk: tensor<6x6xf32>, %%wv: tensor<6x6xf32>, %%bq: tensor<6xf32>, %%bk: tensor<6xf32>, %%bv: tensor<6xf32>) -> tensor<1x4x2x3xf32> {\n"
       "  %%q0 = stablehlo.dot_general %%x, %%wq, contracting_dims = [2] x [0] : (tensor<1x4x6xf32>, tensor<6x6xf32>) -> tensor<1x4x6xf32>\n"
       "  %%bqb = stablehlo.broadcast_in_dim %%bq, dims = [2] : (tensor<6xf32>) -> tensor<1x4x6xf32>\n"
       "  %%q1 = stablehlo.add %%q0, %%bqb : tensor<1x4x6xf32>\n"
@@ -659,20 +653,9 @@ static char *qkv_text(const char *vx, bool vbias) {
       "  %%v1 = %s : tensor<1x4x6xf32>\n"
       "  %%v = stablehlo.reshape %%v1 : (tensor<1x4x6xf32>) -> tensor<1x4x2x3xf32>\n"
       "  %%ms = stablehlo.dot_general %%q, %%k, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<1x4x2x3xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %%ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>\n"
-      "  %%m = stablehlo.reduce(%%ms init: %%ninf) applies stablehlo.maximum across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-      "  %%mb = stablehlo.broadcast_in_dim %%m, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %%d = stablehlo.subtract %%ms, %%mb : tensor<1x2x4x4xf32>\n"
-      "  %%e = stablehlo.exponential %%d : tensor<1x2x4x4xf32>\n"
-      "  %%z = stablehlo.constant dense<0.0> : tensor<f32>\n"
-      "  %%s = stablehlo.reduce(%%e init: %%z) applies stablehlo.add across dimensions = [3] : (tensor<1x2x4x4xf32>, tensor<f32>) -> tensor<1x2x4xf32>\n"
-      "  %%sb = stablehlo.broadcast_in_dim %%s, dims = [0, 1, 2] : (tensor<1x2x4xf32>) -> tensor<1x2x4x4xf32>\n"
-      "  %%p = stablehlo.divide %%e, %%sb : tensor<1x2x4x4xf32>\n"
-      "  %%o = stablehlo.dot_general %%p, %%v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<1x2x4x4xf32>, tensor<1x4x2x3xf32>) -> tensor<1x2x4x3xf32>\n"
-      "  %%r = stablehlo.transpose %%o, dims = [0, 2, 1, 3] : (tensor<1x2x4x3xf32>) -> tensor<1x4x2x3xf32>\n"
-      "  return %%r : tensor<1x4x2x3xf32>\n"
+      "%s"
       "}\n",
-      vx, vbias ? "stablehlo.add %v0, %bvb" : "stablehlo.multiply %v0, %v0");
+      vx, vbias ? "stablehlo.add %v0, %bvb" : "stablehlo.multiply %v0, %v0", SOFTMAX_VALUES);
   return buf;
 }
 
@@ -685,7 +668,7 @@ static int count_ops(const hr_module *m, hr_opcode code) {
 }
 
 TEST(qkv_projections_merge) {
-  const unsigned weights = 0xfc; /* wq .. bv bound; x and y runtime inputs */
+  const unsigned weights = 0xfc; /* wq .. bv bound; x and x2 runtime inputs */
   hr_fuse_stats st;
   hr_module *m = fuse(qkv_text("x", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
   CHECK_EQ_INT(st.attention, 1);
@@ -697,7 +680,7 @@ TEST(qkv_projections_merge) {
   hr_module_free(m);
   /* Not merged: the value projection reads another tensor, has another body, or the weights are
    * runtime inputs; or the fusion is disabled, or the joined weight would be too large. */
-  m = fuse(qkv_text("y", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
+  m = fuse(qkv_text("x2", true), (fuse_case){.weights = weights, .tol = 1e-5}, &st);
   CHECK_EQ_INT(st.qkv, 0);
   CHECK_EQ_INT(count_ops(m, HR_OP_HLORUN_MATMUL), 3);
   hr_module_free(m);
