@@ -15,9 +15,9 @@ bool hr_gemm_cpu_has_avx512bf16(void) {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16");
 }
 
+/* (AMX-BF16 CPUs all have AVX512_BF16, which the AMX kernels' A packing uses too.) */
 bool hr_gemm_supported(hr_gemm_precision precision) {
-  if (precision == HR_GEMM_BF16) return hr_gemm_cpu_has_avx512bf16() || hr_gemm_amx_enable();
-  return hr_gemm_cpu_has_avx512f();
+  return precision == HR_GEMM_BF16 ? hr_gemm_cpu_has_avx512bf16() : hr_gemm_cpu_has_avx512f();
 }
 
 /* The kernels `isa` names for `precision`, or NULL when this CPU lacks them. BEST: AMX for bf16
