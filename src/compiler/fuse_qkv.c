@@ -54,8 +54,9 @@ static bool match_projection(const hf_graph *g, const hr_value *x, projection *p
   p->mm = hf_def(g, m, HR_OP_HLORUN_MATMUL);
   if (!p->mm || hf_uses(g, m) != 1 || !hf_is_f32(m) || !hf_is_f32(x)) return false;
   const hr_shape *ms = &m->type.shape, *xs = &x->type.shape;
+  int64_t hd;
   return ms->rank == 3 && xs->rank == 4 && ms->dims[0] == xs->dims[0] && ms->dims[1] == xs->dims[1] &&
-         ms->dims[2] == xs->dims[2] * xs->dims[3] && plain_body(p->mm, p);
+         !__builtin_mul_overflow(xs->dims[2], xs->dims[3], &hd) && ms->dims[2] == hd && plain_body(p->mm, p);
 }
 
 static bool transpose_b(const hr_op *mm) {
