@@ -22,6 +22,17 @@ typedef struct hr_amx_config {
 } hr_amx_config;
 _Static_assert(sizeof(hr_amx_config) == 64, "ldtilecfg reads 64 bytes");
 
+/* Loads the tile configuration: tile register t gets rows[t] rows of HR_TILE_ROW_BYTES bytes
+ * (0: left unconfigured). */
+HR_AMX static inline void hr_amx_load_config(const uint8_t rows[8]) {
+  hr_amx_config cfg = {.palette = 1};
+  for (int t = 0; t < 8; t++) {
+    cfg.rows[t] = rows[t];
+    cfg.row_bytes[t] = rows[t] ? HR_TILE_ROW_BYTES : 0;
+  }
+  _tile_loadconfig(&cfg);
+}
+
 /* GCC's tile intrinsics paste their register arguments into the assembly text, so tile register
  * numbers must be literal: callers name them with macros and pass them through these, which
  * expand the names first. */

@@ -239,16 +239,6 @@ HR_AMX static void block_accumulate(const amx_attention *k, const amx_buffers *w
 
 /* ---- tasks ------------------------------------------------------------------------------------ */
 
-/* Configures all eight tiles as full 16 x 64-byte tiles. */
-HR_AMX static void configure_tiles(void) {
-  hr_amx_config cfg = {.palette = 1};
-  for (int t = 0; t < 8; t++) {
-    cfg.rows[t] = HR_TILE_ROWS;
-    cfg.row_bytes[t] = HR_TILE_ROW_BYTES;
-  }
-  _tile_loadconfig(&cfg);
-}
-
 /* Query block `qb` of one (batch, head), its keys and values already packed. */
 HR_AMX static void query_block(const amx_attention *k, const amx_buffers *w, const float *qh, float *oh, int64_t qb) {
   int64_t s0 = qb * QT, t_end = k->a.causal && s0 + QT < k->a.t ? s0 + QT : k->a.t;
@@ -286,7 +276,9 @@ HR_AMX static void run_task(const amx_job *j, int64_t task, const amx_buffers *w
   float *oh = j->o + (b * k->a.s * k->a.h + h) * k->a.d;
   pack_keys(k, kh, keys, w->kt);
   pack_values(k, vh, keys, w->vp);
-  configure_tiles();
+  static const uint8_t full[8] = {HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS,
+                                  HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS};
+  hr_amx_load_config(full); /* all eight tiles full: 16 rows of 64 bytes */
   for (int64_t qb = part; qb < n_qb; qb += k->parts) query_block(k, w, qh, oh, qb);
   _tile_release();
 }

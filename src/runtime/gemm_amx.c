@@ -64,16 +64,12 @@ bool hr_gemm_amx_enable(void) {
 /* Configures the tiles for a C tile of `rows` (1..32) rows: the top tiles take the first 16 rows,
  * the bottom ones the rest (left unconfigured when there are none). */
 HR_AMX static void configure(int rows) {
-  hr_amx_config cfg = {.palette = 1};
-  int top = rows < HR_TILE_ROWS ? rows : HR_TILE_ROWS, bottom = rows - top;
-  const int tiles[] = {T_C00, T_C01, T_A0, T_C10, T_C11, T_A1, T_B0, T_B1};
-  const int tile_rows[] = {top, top, top, bottom, bottom, bottom, HR_TILE_ROWS, HR_TILE_ROWS};
-  for (int i = 0; i < 8; i++) {
-    if (tile_rows[i] == 0) continue;
-    cfg.rows[tiles[i]] = (uint8_t)tile_rows[i];
-    cfg.row_bytes[tiles[i]] = HR_TILE_ROW_BYTES;
-  }
-  _tile_loadconfig(&cfg);
+  uint8_t top = (uint8_t)(rows < HR_TILE_ROWS ? rows : HR_TILE_ROWS), bottom = (uint8_t)(rows - top);
+  uint8_t tile_rows[8];
+  tile_rows[T_C00] = tile_rows[T_C01] = tile_rows[T_A0] = top;
+  tile_rows[T_C10] = tile_rows[T_C11] = tile_rows[T_A1] = bottom;
+  tile_rows[T_B0] = tile_rows[T_B1] = HR_TILE_ROWS;
+  hr_amx_load_config(tile_rows);
 }
 
 static inline __mmask16 lanes(int n) {
