@@ -198,8 +198,20 @@ int64_t hr_gemm_packed_n(const hr_gemm_packed_b *p) { return p->n; }
 
 /* ---- the blocked driver ------------------------------------------------------------------------- */
 
-/* One call's work, cut into items: blocks of `row_groups` MR-row groups by `col_panels` panels.
- * Items are numbered column block by column block, so that consecutive items share their B block. */
+enum { MAX_HOMES = 64 }; /* participants with a home range of their own (more share them) */
+
+/* A participant's home: the items of the row items [row0, row0 + rows), all column blocks, in a
+ * local order column block by column block; [front, back) of that order is not claimed yet, packed
+ * as back << 32 | front so that the owner, taking from the front, and thieves, taking from the
+ * back, each claim with one compare-and-swap and never take the same item. On a cache line of its
+ * own. */
+typedef struct home_range {
+  _Alignas(64) atomic_uint_fast64_t span;
+  int64_t row0, rows;
+} home_range;
+
+/* One call's work, cut into items: blocks of `row_groups` MR-row groups (a row item) by
+ * `col_panels` panels (a column block). The row items are dealt out to `homes` participants. */
 typedef struct gemm_job {
   const float *a;
   int64_t lda, m;
@@ -214,26 +226,37 @@ typedef struct gemm_job {
   int64_t row_groups;  /* MR-row groups per item */
   int64_t col_panels;  /* B panels per item */
   int64_t row_items;   /* items per column block */
-  int64_t items;       /* in all */
-  int threads;         /* participants */
-  atomic_int_fast64_t next_item; /* the next unclaimed item */
+  int64_t col_blocks;  /* column blocks; row_items * col_blocks < 2^31 */
+  int homes;           /* home ranges: 1 .. MAX_HOMES */
+  home_range home[MAX_HOMES];
 } gemm_job;
 
-/* Sizes the items. A B block (one K block of the item's columns) should fit in L2. With one K
- * block the B block stays in L2 across items, so items of one row group balance best; with several
- * K blocks each item re-reads its B blocks, so items get up to 8 row groups to reuse them. Items
- * shrink (rows first, then columns) until each participant gets about four. */
+/* Sizes the items. Best, a column block of B over the whole K fits in L2: it then stays there
+ * while a participant runs its items of that column block one row group after the other, so items
+ * of one row group balance best. Where K is too long for even one panel, a column block is sized
+ * by one K block and each item re-reads its B blocks, so items get up to 8 row groups to reuse
+ * them. Items shrink (rows first, then columns) until each participant gets about four. */
 static void plan_items(gemm_job *j, int threads) {
   const hr_gemm_packed_b *b = j->b;
   int64_t step_bytes = HR_GEMM_NR * (int64_t)sizeof(uint32_t);
-  int64_t steps = b->k_blocks ? hr_gemm_steps(b->precision, b->k_block) : 1;
-  int64_t max_panels = HR_GEMM_L2_BUDGET / (steps * step_bytes);
-  if (max_panels < 1) max_panels = 1;
+  int64_t block_steps = b->k_blocks ? hr_gemm_steps(b->precision, b->k_block) : 1;
+  int64_t all_steps = 1;
+  if (b->k_blocks)
+    all_steps = (b->k_blocks - 1) * block_steps + hr_gemm_steps(b->precision, block_k(b, b->k_blocks - 1));
+  int64_t max_panels = HR_GEMM_L2_BUDGET / (all_steps * step_bytes), per_item = 1;
+  if (max_panels < 1) {
+    max_panels = HR_GEMM_L2_BUDGET / (block_steps * step_bytes);
+    if (max_panels < 1) max_panels = 1;
+    per_item = 8;
+  }
   int64_t col_items = (b->n_panels + max_panels - 1) / max_panels;
   int64_t groups = (j->m + j->mr - 1) / j->mr;
   int64_t want = threads > 1 ? 4 * (int64_t)threads : 1;
-  int64_t per_item = b->k_blocks > 1 ? 8 : 1;
   while (per_item > 1 && ((groups + per_item - 1) / per_item) * col_items < want) per_item--;
+  /* Fewer than 2^31 items (a bound the home ranges rely on; only absurd M reach it). */
+  int64_t room = (INT64_C(1) << 30) / b->n_panels;
+  int64_t min_per_item = groups / (room > 0 ? room : 1) + 1;
+  if (per_item < min_per_item) per_item = min_per_item;
   int64_t row_items = (groups + per_item - 1) / per_item;
   if (row_items * col_items < want) {
     col_items = (want + row_items - 1) / row_items;
@@ -242,12 +265,26 @@ static void plan_items(gemm_job *j, int threads) {
   j->row_groups = per_item;
   j->row_items = row_items;
   j->col_panels = (b->n_panels + col_items - 1) / col_items;
+  j->col_blocks = (b->n_panels + j->col_panels - 1) / j->col_panels;
+}
+
+/* Deals the row items out to the participants (up to MAX_HOMES), in contiguous ranges. */
+static void plan_homes(gemm_job *j, int threads) {
+  int64_t homes = threads < MAX_HOMES ? threads : MAX_HOMES;
+  if (homes > j->row_items) homes = j->row_items;
+  j->homes = (int)homes;
+  for (int64_t h = 0; h < homes; h++) {
+    home_range *r = &j->home[h];
+    r->row0 = h * j->row_items / homes;
+    r->rows = (h + 1) * j->row_items / homes - r->row0;
+    atomic_init(&r->span, (uint64_t)(r->rows * j->col_blocks) << 32);
+  }
 }
 
 /* The A rows that follow group `r` (a row offset within the item) of K block `kb`: the item's next
- * group, else its first group in the next K block, else the first group of the next item (which
- * this worker usually runs next). */
-static hr_gemm_prefetch next_group(const gemm_job *j, int64_t item, int64_t row0, int64_t rows, int64_t kb,
+ * group, else its first group in the next K block, else the first group of row item `next_item`
+ * (which this participant usually runs next). */
+static hr_gemm_prefetch next_group(const gemm_job *j, int64_t next_item, int64_t row0, int64_t rows, int64_t kb,
                                    int64_t r) {
   const hr_gemm_packed_b *b = j->b;
   int64_t next_row = row0 + r + j->mr, k0 = kb * b->k_block;
@@ -256,7 +293,7 @@ static hr_gemm_prefetch next_group(const gemm_job *j, int64_t item, int64_t row0
       next_row = row0;
       k0 += b->k_block;
     } else {
-      next_row = ((item + 1) % j->row_items) * j->row_groups * j->mr;
+      next_row = next_item * j->row_groups * j->mr;
       k0 = 0;
     }
   }
@@ -288,14 +325,15 @@ static void store_addends_only(const gemm_job *j, float *c, int64_t row0, int64_
   }
 }
 
-/* Computes one item: for each K block and each MR-row group, packs the A panel and runs the
- * microkernels across the item's panels (adding the addends in the last K block); then the
- * epilogue on the finished block. */
-static void gemm_item(const gemm_job *j, int64_t item, int worker) {
+/* Computes the item of row item `row_item` and column block `col_block`: for each K block and each
+ * MR-row group, packs the A panel and runs the microkernels across the item's panels (adding the
+ * addends in the last K block); then the epilogue on the finished block. `next_item`: the row item
+ * this participant runs next (its A rows are prefetched). */
+static void gemm_item(const gemm_job *j, int64_t row_item, int64_t col_block, int64_t next_item, int worker) {
   const hr_gemm_packed_b *b = j->b;
-  int64_t row0 = (item % j->row_items) * j->row_groups * j->mr;
+  int64_t row0 = row_item * j->row_groups * j->mr;
   int64_t rows = j->m - row0 < j->row_groups * j->mr ? j->m - row0 : j->row_groups * j->mr;
-  int64_t panel0 = (item / j->row_items) * j->col_panels;
+  int64_t panel0 = col_block * j->col_panels;
   int64_t panels = b->n_panels - panel0 < j->col_panels ? b->n_panels - panel0 : j->col_panels;
   int64_t col0 = panel0 * HR_GEMM_NR;
   int64_t cols = b->n - col0 < panels * HR_GEMM_NR ? b->n - col0 : panels * HR_GEMM_NR;
@@ -312,7 +350,7 @@ static void gemm_item(const gemm_job *j, int64_t item, int worker) {
     for (int64_t r = 0; r < rows; r += j->mr) {
       int rr = rows - r < j->mr ? (int)(rows - r) : (int)j->mr;
       j->kernels->pack_a(j->a + (row0 + r) * j->lda + k0, j->lda, rr, kc, &apanel);
-      hr_gemm_prefetch next = next_group(j, item, row0, rows, kb, r);
+      hr_gemm_prefetch next = next_group(j, next_item, row0, rows, kb, r);
       bool add_now = kb + 1 == b->k_blocks && j->addends.n > 0;
       hr_gemm_tile_addends add = add_now ? tile_addends(j, row0 + r, col0) : (hr_gemm_tile_addends){0};
       j->kernels->panels(rr, steps, &apanel, bblock, panels, last_cols, c + r * j->ldc, j->ldc, kb > 0,
@@ -323,32 +361,67 @@ static void gemm_item(const gemm_job *j, int64_t item, int worker) {
   if (j->epilogue) j->epilogue(j->epilogue_ctx, c, j->ldc, row0, rows, col0, cols, worker);
 }
 
-/* Claims the next run of consecutive items: a share of what is left that shrinks as the work drains
- * (guided scheduling), so runs start long (consecutive items share B blocks and prefetch each
- * other's A) and end with single items (the participants finish together). */
-static bool claim_items(gemm_job *j, int64_t *begin, int64_t *end) {
-  int64_t first = atomic_load(&j->next_item);
+/* Claims the next run of home `h`'s items for its owner: a share of what is left that shrinks as
+ * the home drains (guided scheduling), so runs start long (consecutive items share B blocks and
+ * prefetch each other's A) and end with single items. Returns the local positions [begin, end). */
+static bool claim_own(gemm_job *j, int h, int64_t *begin, int64_t *end) {
+  home_range *r = &j->home[h];
+  uint64_t span = atomic_load(&r->span);
   for (;;) {
-    if (first >= j->items) return false;
-    int64_t count = (j->items - first) / (2 * (int64_t)j->threads);
+    int64_t front = (int64_t)(span & 0xffffffffu), back = (int64_t)(span >> 32);
+    if (front >= back) return false;
+    int64_t count = (back - front) / 4;
     if (count < 1) count = 1;
-    if (atomic_compare_exchange_weak(&j->next_item, &first, first + count)) {
-      *begin = first;
-      *end = first + count;
+    if (atomic_compare_exchange_weak(&r->span, &span, span + (uint64_t)count)) {
+      *begin = front;
+      *end = front + count;
       return true;
     }
   }
 }
 
-/* One participant of the pool: runs claimed items until none are left (a worker that starts late
- * finds less left to do instead of holding work back). */
+/* Steals the last unclaimed item of home `h`; returns its local position. */
+static bool steal_one(gemm_job *j, int h, int64_t *pos) {
+  home_range *r = &j->home[h];
+  uint64_t span = atomic_load(&r->span);
+  for (;;) {
+    int64_t front = (int64_t)(span & 0xffffffffu), back = (int64_t)(span >> 32);
+    if (front >= back) return false;
+    if (atomic_compare_exchange_weak(&r->span, &span, span - (UINT64_C(1) << 32))) {
+      *pos = back - 1;
+      return true;
+    }
+  }
+}
+
+/* Runs the item at local position `pos` of home `h`. */
+static void run_home_item(const gemm_job *j, int h, int64_t pos, int worker) {
+  const home_range *r = &j->home[h];
+  int64_t next = pos + 1 < r->rows * j->col_blocks ? pos + 1 : 0;
+  gemm_item(j, r->row0 + pos % r->rows, pos / r->rows, r->row0 + next % r->rows, worker);
+}
+
+/* One participant of the pool: runs the items of its home (the same rows for the same worker in
+ * every GEMM, so that where one GEMM's output is the next one's A, its rows tend to be in that
+ * worker's cache), then steals the other homes' last items one at a time until none are left (a
+ * participant that starts late finds its home taken instead of holding work back). */
 static void gemm_participant(void *ctx, int64_t begin, int64_t end, int worker) {
+  (void)begin;
+  (void)end;
   gemm_job *j = ctx;
+  int h = worker % j->homes;
   int64_t first, last;
   bool worked = false;
-  while (claim_items(j, &first, &last)) {
-    for (int64_t item = first; item < last; item++) gemm_item(j, item, worker);
+  while (claim_own(j, h, &first, &last)) {
+    for (int64_t pos = first; pos < last; pos++) run_home_item(j, h, pos, worker);
     worked = true;
+  }
+  for (int v = 1; v < j->homes; v++) {
+    int64_t pos;
+    while (steal_one(j, (h + v) % j->homes, &pos)) {
+      run_home_item(j, (h + v) % j->homes, pos, worker);
+      worked = true;
+    }
   }
   if (worked && j->kernels->done) j->kernels->done();
 }
@@ -359,11 +432,10 @@ void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const 
   gemm_job j = {.a = a, .lda = lda, .m = m, .b = b, .c = c, .ldc = ldc, .epilogue = epilogue,
                 .epilogue_ctx = epilogue_ctx, .kernels = b->kernels, .mr = b->kernels->mr};
   if (addends) j.addends = *addends;
-  j.threads = hr_threadpool_size(pool);
-  plan_items(&j, j.threads);
-  j.items = j.row_items * ((b->n_panels + j.col_panels - 1) / j.col_panels);
-  atomic_init(&j.next_item, 0);
-  hr_parallel_for(pool, j.threads, 1, gemm_participant, &j);
+  int threads = hr_threadpool_size(pool);
+  plan_items(&j, threads);
+  plan_homes(&j, threads);
+  hr_parallel_for(pool, threads, 1, gemm_participant, &j);
 }
 
 hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,

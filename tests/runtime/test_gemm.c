@@ -259,20 +259,27 @@ TEST(empty_m_or_n_calls_nothing) {
 
 /* ---- threads ------------------------------------------------------------------------------------ */
 
-/* Every element's sum runs in the same order whatever the work split, so results are identical. */
+/* Every element's sum runs in the same order whatever the work split, so results are identical.
+ * Pools of 2, 3 and 66 participants (more than the GEMM's 64 home ranges, and more than some
+ * shapes have row groups, so homes are shared or empty and the rest is stolen); K within one block,
+ * over several blocks whose whole column block fits in L2 (1024), and too long for that (5000). */
 TEST(multithreaded_matches_single_thread_exactly) {
-  hr_threadpool *pool = NULL;
-  CHECK_OK(hr_threadpool_create(NULL, 2, &pool));
-  static const int64_t shapes[][3] = {{256, 256, 64}, {1, 300, 70}, {33, 1024, 40}, {100, 40, 700}};
-  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-    problem p = make_problem(shapes[i][0], shapes[i][1], shapes[i][2], 1, i % 2 == 1, (uint32_t)i);
-    float *one = run_gemm(&p, NULL, HR_GEMM_F32, NULL, NULL), *two = run_gemm(&p, pool, HR_GEMM_F32, NULL, NULL);
-    CHECK(one && two && memcmp(one, two, (size_t)(p.m * p.ldc) * sizeof(float)) == 0);
-    free(one);
-    free(two);
-    free_problem(&p);
+  static const int sizes[] = {2, 3, 66};
+  static const int64_t shapes[][3] = {{256, 256, 64}, {1, 300, 70}, {33, 1024, 40}, {100, 40, 700}, {200, 1024, 256},
+                                      {60, 5000, 40}};
+  for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
+    hr_threadpool *pool = NULL;
+    CHECK_OK(hr_threadpool_create(NULL, sizes[t], &pool));
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+      problem p = make_problem(shapes[i][0], shapes[i][1], shapes[i][2], 1, i % 2 == 1, (uint32_t)i);
+      float *one = run_gemm(&p, NULL, HR_GEMM_F32, NULL, NULL), *many = run_gemm(&p, pool, HR_GEMM_F32, NULL, NULL);
+      CHECK(one && many && memcmp(one, many, (size_t)(p.m * p.ldc) * sizeof(float)) == 0);
+      free(one);
+      free(many);
+      free_problem(&p);
+    }
+    hr_threadpool_free(pool);
   }
-  hr_threadpool_free(pool);
 }
 
 typedef struct concurrent_call {
