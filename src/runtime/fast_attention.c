@@ -307,6 +307,8 @@ hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, con
   if (a.t == 0 || a.b * a.s * a.h * a.d == 0 || 3 * a.h * a.d * QB > INT32_MAX) return NULL;
   HR_TRY(hr_fast_prepare_attention_amx(env, &a, out));
   if (*out) return NULL;
+  HR_TRY(hr_fast_prepare_attention_bf16(env, &a, out));
+  if (*out) return NULL;
   attention_kernel *k = (attention_kernel *)hr_fast_kernel_new(env, sizeof *k, "attention", attention_run);
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
   *k = (attention_kernel){.base = k->base, .a = a};

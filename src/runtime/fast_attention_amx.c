@@ -18,19 +18,22 @@
  * the online softmax row by row writing P as bf16 rows (the A tiles of the output), P V into four
  * accumulator tiles (D = 64), and O = alpha O + P V. At the end each row of O / l is stored.
  *
+ * Packing, softmax and output updates are shared with the AVX512_BF16 kernel (attention_bf16.h).
+ *
  * Needs D a multiple of 32 up to 64 (at most four output tiles); other shapes use the f32 kernel. */
 #include "runtime/amx.h"
-#include "runtime/fast_internal.h"
+#include "runtime/attention_bf16.h"
 #include "runtime/gemm_internal.h"
 
 enum {
-  QT = 16,          /* queries per block: the rows of a tile */
-  KT = 16,          /* keys per score tile (its columns) */
-  KC = 32,          /* keys per step of P V (the depth of a tile product) */
-  KB = 256,         /* keys per softmax block */
-  MAX_D = 64,       /* head_dim: a multiple of 32, at most four output tiles */
-  MAX_KEYS = 16384, /* longer key sequences use the f32 kernel (the packed K and V grow with T) */
+  QT = 16,              /* queries per block: the rows of a tile */
+  KT = 16,              /* keys per score tile (its columns) */
+  KC = 32,              /* keys per step of P V (the depth of a tile product) */
+  KB = HR_ATTN_BF16_KB, /* keys per softmax block */
+  MAX_D = 64,           /* head_dim: a multiple of 32, at most four output tiles */
+  MAX_KEYS = 16384,     /* longer key sequences use the f32 kernel (the packed K and V grow with T) */
 };
+_Static_assert((int)KC == (int)HR_ATTN_BF16_KPAD, "the softmax zero-fills P rows up to whole tile products");
 
 /* Tile registers: C0..C3 accumulate (scores or output), A0/A1 hold Q (the two halves of D) or P,
  * B0/B1 (and A1 while P is in A0) hold K^T or V. */
@@ -68,60 +71,6 @@ typedef struct amx_buffers {
   float *o, *ot; /* output accumulator and the last P V: QT rows of D */
 } amx_buffers;
 
-/* ---- packing ---------------------------------------------------------------------------------- */
-
-/* 32 floats to 16 words of bf16 pairs (element 2w in the low half of word w). */
-HR_AMX static inline __m512i bf16_pairs(const float *x, __mmask16 lo, __mmask16 hi, __m512 scale) {
-  __m512 a = _mm512_mul_ps(_mm512_maskz_loadu_ps(lo, x), scale);
-  __m512 b = _mm512_mul_ps(_mm512_maskz_loadu_ps(hi, x + 16), scale);
-  return (__m512i)_mm512_cvtne2ps_pbh(b, a);
-}
-
-/* K^T tiles of keys [0, n) (n a multiple of KT; keys past T zero): per 16 keys and 32 dims, the 16
- * keys' pair rows transposed so that each pair of dims becomes a row of 16 keys. */
-HR_AMX static void pack_keys(const amx_attention *k, const float *kh, int64_t n, uint32_t *kt) {
-  const int64_t stride = k->a.kv_pos;
-  const __m512 one = _mm512_set1_ps(1.0f);
-  for (int64_t key0 = 0; key0 < n; key0 += KT) {
-    for (int64_t d0 = 0; d0 < k->a.d; d0 += 32) {
-      __m512 r[16];
-      for (int j = 0; j < 16; j++)
-        r[j] = key0 + j < k->a.t ? (__m512)bf16_pairs(kh + (key0 + j) * stride + d0, 0xffff, 0xffff, one)
-                               : _mm512_setzero_ps();
-      hr_transpose16(r);
-      uint32_t *dst = kt + (key0 / KT * (k->a.d / 2) + d0 / 2) * KT;
-      for (int w = 0; w < 16; w++) _mm512_store_si512(dst + w * KT, (__m512i)r[w]);
-    }
-  }
-}
-
-/* V pair rows of keys [0, n) (n even; keys past T zero): word d of row r = (V[2r][d], V[2r+1][d]). */
-HR_AMX static void pack_values(const amx_attention *k, const float *vh, int64_t n, uint32_t *vp) {
-  const int64_t stride = k->a.kv_pos;
-  for (int64_t key = 0; key < n; key += 2) {
-    const float *v0 = vh + key * stride, *v1 = v0 + stride;
-    bool has0 = key < k->a.t, has1 = key + 1 < k->a.t;
-    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
-      __m512 x0 = has0 ? _mm512_loadu_ps(v0 + d0) : _mm512_setzero_ps();
-      __m512 x1 = has1 ? _mm512_loadu_ps(v1 + d0) : _mm512_setzero_ps();
-      __m512i lo = _mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x0));
-      __m512i hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32((__m256i)_mm512_cvtneps_pbh(x1)), 16);
-      _mm512_store_si512(vp + key / 2 * k->a.d + d0, _mm512_or_si512(lo, hi));
-    }
-  }
-}
-
-/* The query block's rows (scaled, bf16 pairs); rows past S zero. */
-HR_AMX static void pack_queries(const amx_attention *k, const float *qh, int64_t s0, uint32_t *qb) {
-  const int64_t stride = k->a.q_pos;
-  const __m512 scale = _mm512_set1_ps(k->a.scale);
-  for (int i = 0; i < QT; i++)
-    for (int64_t d0 = 0; d0 < k->a.d; d0 += 32)
-      _mm512_store_si512(qb + i * (k->a.d / 2) + d0 / 2,
-                         s0 + i < k->a.s ? bf16_pairs(qh + (s0 + i) * stride + d0, 0xffff, 0xffff, scale)
-                                       : _mm512_setzero_si512());
-}
-
 /* ---- one block of keys ------------------------------------------------------------------------ */
 
 /* Scores of the query block against keys [key0, key0 + nk) into s (QT rows of KB): Q (A0, and A1
@@ -153,41 +102,6 @@ HR_AMX static void block_scores(const amx_attention *k, const amx_buffers *w, in
     SCORE_TILE(C2, 2)
     SCORE_TILE(C3, 3)
 #undef SCORE_TILE
-  }
-}
-
-/* The online softmax of the block's score rows: row i sees `visible` keys (the rest, up to the
- * next multiple of KC, become zero probabilities). Writes P as bf16 pairs, updates the running
- * maximum m and sum l, and returns in alpha the factors exp(m_old - m_new) for O. */
-HR_AMX static void block_softmax(const amx_attention *k, const amx_buffers *w, int64_t s0, int64_t key0, int64_t nk,
-                                 float *m, float *l, float *alpha) {
-  const int64_t width = (nk + KC - 1) / KC * KC;
-  const __m512 ninf = _mm512_set1_ps(-__builtin_inff());
-  for (int i = 0; i < QT; i++) {
-    const float *sr = w->s + i * KB;
-    uint32_t *pr = w->p + i * (KB / 2);
-    int64_t visible = k->a.causal ? s0 + i - key0 + 1 : nk;
-    if (visible > nk) visible = nk;
-    if (s0 + i >= k->a.s || visible <= 0) { /* a padding row, or no key yet: nothing to add */
-      for (int64_t j = 0; j < width; j += 32) _mm512_store_si512(pr + j / 2, _mm512_setzero_si512());
-      alpha[i] = 1.0f;
-      continue;
-    }
-    __m512 mx = ninf;
-    for (int64_t j = 0; j < visible; j += 16) mx = _mm512_max_ps(mx, _mm512_mask_loadu_ps(ninf, hr_lanes_below(visible - j), sr + j));
-    float m_new = _mm512_reduce_max_ps(mx);
-    if (m[i] > m_new) m_new = m[i];
-    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp_flush(_mm512_set1_ps(m[i] - m_new)));
-    __m512 mv = _mm512_set1_ps(m_new), sum = _mm512_setzero_ps();
-    for (int64_t j = 0; j < width; j += 32) {
-      __mmask16 lo = hr_lanes_below(visible - j), hi = hr_lanes_below(visible - j - 16);
-      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
-      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
-      sum = _mm512_add_ps(sum, _mm512_add_ps(p0, p1));
-      _mm512_store_si512(pr + j / 2, (__m512i)_mm512_cvtne2ps_pbh(p1, p0));
-    }
-    l[i] = l[i] * alpha[i] + _mm512_reduce_add_ps(sum);
-    m[i] = m_new;
   }
 }
 
@@ -223,20 +137,6 @@ HR_AMX static void block_values(const amx_attention *k, const amx_buffers *w, in
   }
 }
 
-/* O = alpha O + ot (O = ot for the first block), rows [0, rows). */
-HR_AMX static void block_accumulate(const amx_attention *k, const amx_buffers *w, int rows, const float *alpha,
-                                    bool first) {
-  for (int i = 0; i < rows; i++) {
-    float *o = w->o + i * k->a.d;
-    const float *ot = w->ot + i * k->a.d;
-    __m512 a = _mm512_set1_ps(alpha[i]);
-    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
-      __m512 x = _mm512_load_ps(ot + d0);
-      _mm512_store_ps(o + d0, first ? x : _mm512_fmadd_ps(_mm512_load_ps(o + d0), a, x));
-    }
-  }
-}
-
 /* ---- tasks ------------------------------------------------------------------------------------ */
 
 /* Query block `qb` of one (batch, head), its keys and values already packed. */
@@ -245,20 +145,15 @@ HR_AMX static void query_block(const amx_attention *k, const amx_buffers *w, con
   int rows = k->a.s - s0 < QT ? (int)(k->a.s - s0) : QT;
   _Alignas(64) float m[QT], l[QT], alpha[QT];
   for (int i = 0; i < QT; i++) m[i] = -__builtin_inff(), l[i] = 0;
-  pack_queries(k, qh, s0, w->qb);
+  hr_attn_bf16_pack_queries(&k->a, qh, s0, QT, k->a.d / 2, w->qb);
   for (int64_t key0 = 0; key0 < t_end; key0 += KB) {
     int64_t nk = t_end - key0 < KB ? t_end - key0 : KB;
     block_scores(k, w, key0, nk);
-    block_softmax(k, w, s0, key0, nk, m, l, alpha);
+    hr_attn_bf16_softmax(&k->a, w->s, KB, w->p, KB / 2, QT, s0, key0, nk, m, l, alpha);
     block_values(k, w, key0, nk);
-    block_accumulate(k, w, rows, alpha, key0 == 0);
+    hr_attn_bf16_accumulate(&k->a, w->o, w->ot, rows, alpha, key0 == 0);
   }
-  const int64_t stride = k->a.h * k->a.d; /* of the output */
-  for (int i = 0; i < rows; i++) {
-    __m512 inv = _mm512_set1_ps(1.0f / l[i]);
-    for (int64_t d0 = 0; d0 < k->a.d; d0 += 16)
-      _mm512_storeu_ps(oh + (s0 + i) * stride + d0, _mm512_mul_ps(_mm512_load_ps(w->o + i * k->a.d + d0), inv));
-  }
+  hr_attn_bf16_store(&k->a, w->o, l, rows, s0, oh);
 }
 
 /* Task `task`: share `part` of the query blocks of (batch, head) task / parts. */
@@ -274,8 +169,8 @@ HR_AMX static void run_task(const amx_job *j, int64_t task, const amx_buffers *w
   const float *qh = j->q + b * k->a.q_batch + h * k->a.d;
   const float *kh = j->kk + b * k->a.kv_batch + h * k->a.d, *vh = j->v + b * k->a.kv_batch + h * k->a.d;
   float *oh = j->o + (b * k->a.s * k->a.h + h) * k->a.d;
-  pack_keys(k, kh, keys, w->kt);
-  pack_values(k, vh, keys, w->vp);
+  hr_attn_bf16_pack_keys(&k->a, kh, keys, KT, w->kt);
+  hr_attn_bf16_pack_values(&k->a, vh, keys, (int)k->a.d, w->vp);
   static const uint8_t full[8] = {HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS,
                                   HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS, HR_TILE_ROWS};
   hr_amx_load_config(full); /* all eight tiles full: 16 rows of 64 bytes */

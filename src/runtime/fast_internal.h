@@ -194,4 +194,8 @@ static inline const float *hr_attention_v(const hr_attention_shape *a, hr_tensor
  * the bf16 mode is on, the CPU has AMX-BF16 and the shapes suit it. */
 hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out);
 
+/* The bf16 attention on AVX512_BF16 (fast_attention_bf16.c), all of `a` non-empty: leaves *out
+ * NULL unless the bf16 mode is on, the CPU has AVX512_BF16 and the shapes suit it. */
+hr_status hr_fast_prepare_attention_bf16(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out);
+
 #endif

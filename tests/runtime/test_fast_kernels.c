@@ -459,9 +459,16 @@ TEST(layer_norm_and_softmax_rows) {
 /* Attention                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* One attention op on random q, k, v. bf16: in the bf16 mode, where the AMX kernel runs when the
- * CPU has AMX-BF16 and head_dim suits it (bf16 rounding of q, k, v and the probabilities: errors
- * up to ~1e-2 on outputs of magnitude ~1). */
+/* The kernel the bf16 mode runs attention with: AMX (head_dim 32 or 64, up to 16384 keys), else
+ * AVX512_BF16 (head_dim a multiple of 32 up to 128, up to 16384 keys), else f32. */
+static const char *bf16_attention_impl(int64_t t, int64_t d) {
+  if (t > 16384 || d % 32 != 0) return "attention";
+  if (hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d <= 64) return "attention_amx";
+  return d <= 128 ? "attention_bf16" : "attention";
+}
+
+/* One attention op on random q, k, v. bf16: in the bf16 mode (bf16 rounding of q, k, v and the
+ * probabilities: errors up to ~1e-2 on outputs of magnitude ~1). */
 static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d, bool causal, bool bf16) {
   int64_t qd[4] = {b, s, h, d}, kd[4] = {b, t, h, d};
   char qt[96], kt[96];
@@ -471,8 +478,7 @@ static void attention_case(int64_t b, int64_t s, int64_t t, int64_t h, int64_t d
   if (bf16) {
     c.bf16 = true;
     c.tolerance = 0.02;
-    bool amx = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64 && t <= 16384;
-    c.want_impl = amx ? "attention_amx" : "attention";
+    c.want_impl = bf16_attention_impl(t, d);
   }
   c.args[0] = random_f32(4, qd, (uint32_t)(s + t + h + d), 2.0f);
   c.args[1] = random_f32(4, kd, 11, 2.0f);
@@ -496,9 +502,7 @@ static void packed_attention_case(int64_t b, int64_t s, int64_t h, int64_t d, bo
   type_text(ot, sizeof ot, 4, od);
   fast_case c = {.name = bf16 ? "packed attention (bf16)" : "packed attention", .n_args = 1, .want_fast = 1,
                  .tolerance = bf16 ? 0.02 : 2e-6, .bf16 = bf16};
-  if (bf16)
-    c.want_impl = hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d % 32 == 0 && d <= 64 ? "attention_amx"
-                                                                                                   : "attention";
+  if (bf16) c.want_impl = bf16_attention_impl(s, d);
   c.args[0] = random_f32(5, xd, (uint32_t)(s + h + d), 2.0f);
   c.text = text_of("func.func @main(%%x: %s) -> %s {\n"
                    "  %%0 = \"hlorun.attention\"(%%x) {scale = %g : f32, causal = %s} : (%s) -> %s\n"
@@ -529,9 +533,10 @@ TEST(attention_blocks_and_masks) {
   attention_case(1, 1, 1, 1, 1, true, false);
 }
 
-/* The bf16 mode: block edges of the AMX kernel (16 queries, 16- and 32-key tiles, 256-key blocks),
- * head_dim 32 and 64 (and 16, which it leaves to the f32 kernel, as it does T > 16384), shares of one
- * head's queries. */
+/* The bf16 mode: block edges of the AMX kernel (16 queries, 16- and 32-key tiles, 256-key blocks)
+ * and of the AVX512_BF16 one (28 queries in row groups of 14, 32-key and 32-dim panels), head_dim
+ * 32, 64 and 128 (and 16 and 160, which they leave to the f32 kernel, as they do T > 16384), shares
+ * of one head's queries. */
 TEST(attention_bf16) {
   if (!hr_gemm_supported(HR_GEMM_BF16)) return;
   attention_case(1, 256, 256, 4, 64, true, true);
@@ -544,7 +549,10 @@ TEST(attention_bf16) {
   attention_case(3, 17, 33, 1, 64, false, true);
   attention_case(1, 1, 1, 1, 32, true, true);
   attention_case(1, 20, 20, 2, 16, true, true);
-  attention_case(1, 3, 16400, 1, 32, false, true); /* more keys than the AMX kernel packs: f32 */
+  attention_case(1, 57, 57, 2, 128, true, true);   /* two full query blocks of 28 and one row */
+  attention_case(2, 29, 45, 1, 96, false, true);   /* odd key count: a half-used last pair */
+  attention_case(1, 70, 70, 1, 160, true, true);
+  attention_case(1, 3, 16400, 1, 32, false, true); /* more keys than the bf16 kernels pack: f32 */
 }
 
 /* ---------------------------------------------------------------------------------------------- */
