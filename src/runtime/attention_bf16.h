@@ -14,6 +14,15 @@
 /* Keys per softmax block, and the multiple of keys P rows are zero-filled up to. */
 enum { HR_ATTN_BF16_KB = 256, HR_ATTN_BF16_KPAD = 32 };
 
+/* Both kernels split the query blocks (of `block` queries) of each (batch, head) into shares: share
+ * `part` of `parts` takes every parts-th block from block `part`, so that causal shares cost about
+ * the same. The shares per (batch, head): enough for two tasks per worker, at least one block each. */
+int64_t hr_attn_bf16_parts(const hr_attention_shape *a, int64_t block, int n_workers);
+
+/* The keys share `part` of `parts` needs (those its last block sees), rounded up to `align`. */
+int64_t hr_attn_bf16_share_keys(const hr_attention_shape *a, int64_t block, int64_t parts, int64_t part,
+                                int64_t align);
+
 /* Query rows [s0, s0 + rows) of one (batch, head) from `qh` (row i at qh + i * q_pos), times the
  * scale, as D/2 pair words each: row i at q + i * stride words. Rows at or past S are zero. */
 void hr_attn_bf16_pack_queries(const hr_attention_shape *a, const float *qh, int64_t s0, int rows, int64_t stride,

@@ -162,10 +162,7 @@ HR_AMX static void run_task(const amx_job *j, int64_t task, const amx_buffers *w
   int64_t bh = task / k->parts, part = task % k->parts, b = bh / k->a.h, h = bh % k->a.h;
   int64_t n_qb = (k->a.s + QT - 1) / QT;
   if (part >= n_qb) return;
-  /* The share's last block sees the most keys. */
-  int64_t last = part + (n_qb - 1 - part) / k->parts * k->parts;
-  int64_t keys = k->a.causal && (last + 1) * QT < k->a.t ? (last + 1) * QT : k->a.t;
-  keys = (keys + KC - 1) / KC * KC;
+  int64_t keys = hr_attn_bf16_share_keys(&k->a, QT, k->parts, part, KC);
   const float *qh = j->q + b * k->a.q_batch + h * k->a.d;
   const float *kh = j->kk + b * k->a.kv_batch + h * k->a.d, *vh = j->v + b * k->a.kv_batch + h * k->a.d;
   float *oh = j->o + (b * k->a.s * k->a.h + h) * k->a.d;
@@ -212,7 +209,7 @@ static hr_status amx_run(const hr_fast_kernel *base, hr_tensor *const *operands,
 }
 
 hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out) {
-  const int64_t b = a->b, s = a->s, t = a->t, h = a->h, d = a->d;
+  const int64_t t = a->t, d = a->d;
   if (!env->bf16 || d % 32 != 0 || d > MAX_D || !hr_gemm_amx_enable()) return NULL;
   /* The scratch holds all T keys and values per worker: at most 2 MiB each (MAX_KEYS x 64 bf16). */
   if (t > MAX_KEYS) return NULL;
@@ -220,11 +217,7 @@ hr_status hr_fast_prepare_attention_amx(const hr_fast_env *env, const hr_attenti
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
   *k = (amx_attention){.base = k->base, .a = *a};
   k->t_pad = (t + KC - 1) / KC * KC;
-  /* Enough shares for two tasks per worker; a share holds at least one query block. */
-  int64_t n_qb = (s + QT - 1) / QT, want = 2 * (int64_t)k->base.n_workers;
-  k->parts = (want + b * h - 1) / (b * h);
-  if (k->parts > n_qb) k->parts = n_qb;
-  if (k->parts < 1) k->parts = 1;
+  k->parts = hr_attn_bf16_parts(a, QT, k->base.n_workers);
   k->worker_bytes = hr_fast_round((size_t)(k->t_pad * d / 2) * 4) * 2 + hr_fast_round((size_t)QT * d / 2 * 4) +
                     hr_fast_round((size_t)QT * KB * 4) + hr_fast_round((size_t)QT * KB / 2 * 4) +
                     2 * hr_fast_round((size_t)QT * d * 4);

@@ -31,6 +31,21 @@ _Static_assert(MAX_D / 2 <= (int)HR_GEMM_A_STRIDE && KB / 2 <= (int)HR_GEMM_A_ST
 
 /* ---- shared with the AMX kernel (attention_bf16.h) ---------------------------------------------- */
 
+int64_t hr_attn_bf16_parts(const hr_attention_shape *a, int64_t block, int n_workers) {
+  int64_t n_blocks = (a->s + block - 1) / block, want = 2 * (int64_t)n_workers;
+  int64_t parts = (want + a->b * a->h - 1) / (a->b * a->h);
+  if (parts > n_blocks) parts = n_blocks;
+  return parts < 1 ? 1 : parts;
+}
+
+int64_t hr_attn_bf16_share_keys(const hr_attention_shape *a, int64_t block, int64_t parts, int64_t part,
+                                int64_t align) {
+  int64_t n_blocks = (a->s + block - 1) / block;
+  int64_t last = part + (n_blocks - 1 - part) / parts * parts;
+  int64_t keys = a->causal && (last + 1) * block < a->t ? (last + 1) * block : a->t;
+  return (keys + align - 1) / align * align;
+}
+
 /* 32 floats to 16 pair words, each float times `scale`. */
 HR_BF16 static inline __m512i bf16_pairs(const float *x, __m512 scale) {
   __m512 lo = _mm512_mul_ps(_mm512_loadu_ps(x), scale), hi = _mm512_mul_ps(_mm512_loadu_ps(x + 16), scale);
@@ -201,10 +216,7 @@ static void run_task(const bf16_job *j, int64_t task, const bf16_buffers *w) {
   int64_t bh = task / k->parts, part = task % k->parts, b = bh / a->h, h = bh % a->h;
   int64_t n_qb = (a->s + QB - 1) / QB;
   if (part >= n_qb) return;
-  /* The share's last block sees the most keys. */
-  int64_t last = part + (n_qb - 1 - part) / k->parts * k->parts;
-  int64_t keys = a->causal && (last + 1) * QB < a->t ? (last + 1) * QB : a->t;
-  keys = (keys + PANEL - 1) / PANEL * PANEL;
+  int64_t keys = hr_attn_bf16_share_keys(a, QB, k->parts, part, PANEL);
   const float *qh = j->q + b * a->q_batch + h * a->d;
   const float *kh = j->kk + b * a->kv_batch + h * a->d, *vh = j->v + b * a->kv_batch + h * a->d;
   float *oh = j->o + (b * a->s * a->h + h) * a->d;
@@ -266,11 +278,7 @@ hr_status hr_fast_prepare_attention_bf16(const hr_fast_env *env, const hr_attent
   if (!k) return hr_error(HR_OUT_OF_MEMORY, "out of memory preparing an attention kernel");
   *k = (bf16_attention){.base = k->base, .a = *a, .mk = hr_gemm_avx512_kernels(HR_GEMM_BF16)};
   k->t_pad = (a->t + PANEL - 1) / PANEL * PANEL;
-  /* Enough shares for two tasks per worker; a share holds at least one query block. */
-  int64_t n_qb = (a->s + QB - 1) / QB, want = 2 * (int64_t)k->base.n_workers;
-  k->parts = (want + a->b * a->h - 1) / (a->b * a->h);
-  if (k->parts > n_qb) k->parts = n_qb;
-  if (k->parts < 1) k->parts = 1;
+  k->parts = hr_attn_bf16_parts(a, QB, k->base.n_workers);
   k->worker_bytes = buffers_size(k);
   k->base.scratch_bytes = k->worker_bytes * (size_t)k->base.n_workers;
   *out = &k->base;
