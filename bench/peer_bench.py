@@ -32,6 +32,7 @@ SEQ = 256
 GFLOP_PER_SEQ = 1.913
 PEAK_GFLOPS = 507.0
 TARGET_RATIO = 1.4
+COMPILE_PROCESSES = 3  # fresh processes whose parse + compile time is measured (the median is reported)
 # ONNX Runtime 1.30 tokens/s on this 2-core Zen 5, idle, as the issue reports them.
 ISSUE_ORT = {1: 38.0e3, 4: 41.3e3, 16: 33.4e3, 64: 28.0e3}
 PEER_ENV = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
@@ -265,16 +266,26 @@ def main(argv):
     # ONNX Runtime checks its logits in its first round (ort_bench.js --check).
 
     log("\n== hlorun parse + compile")
-    fc = hlorun_first_call(hlorun, weights, args.threads, calls=5)
-    compile_ms = max(0.0, fc["first_ms"] - fc["steady_min_ms"])
+    # A one-off cost, measured in COMPILE_PROCESSES fresh processes: on a shared VM a single sample
+    # can be several times the usual (first touches of fresh memory vary most); the median counts.
+    samples = []
+    for _ in range(COMPILE_PROCESSES):
+        one = hlorun_first_call(hlorun, weights, args.threads, calls=5)
+        one["compile_ms"] = max(0.0, one["first_ms"] - one["steady_min_ms"])
+        one["parse_compile_ms"] = one["open_ms"] + one["compile_ms"]
+        samples.append(one)
+        log(f"open (parse, verify, bind weights) {one['open_ms']:.1f} ms; first call {one['first_ms']:.1f} ms vs steady "
+            f"{one['steady_min_ms']:.1f} ms (min of 5) -> compile {one['compile_ms']:.1f} ms; "
+            f"parse + compile {one['parse_compile_ms']:.1f} ms")
+    fc = sorted(samples, key=lambda x: x["parse_compile_ms"])[len(samples) // 2]
+    fc["parse_compile_range_ms"] = [min(x["parse_compile_ms"] for x in samples),
+                                    max(x["parse_compile_ms"] for x in samples)]
     t0 = time.monotonic()
     run([hlorun, "compile", MODEL, "--weights", weights, "--shape", f"tokens=1x{SEQ}", "-o", w("tiny_b1.hlox")],
         what="hlorun compile")
     aot_ms = (time.monotonic() - t0) * 1e3
-    fc.update(compile_ms=compile_ms, parse_compile_ms=fc["open_ms"] + compile_ms, aot_process_ms=aot_ms)
-    log(f"open (parse, verify, bind weights) {fc['open_ms']:.1f} ms; first call {fc['first_ms']:.1f} ms vs steady "
-        f"{fc['steady_min_ms']:.1f} ms (min of 5) -> compile {compile_ms:.1f} ms; "
-        f"parse + compile {fc['parse_compile_ms']:.1f} ms (target < 50 ms)")
+    fc.update(aot_process_ms=aot_ms)
+    log(f"parse + compile, median of {COMPILE_PROCESSES} processes: {fc['parse_compile_ms']:.1f} ms (target < 50 ms)")
     log(f"`hlorun compile --shape tokens=1x{SEQ}` (whole process: load, parse, compile, write): {aot_ms:.0f} ms")
 
     # Per round and batch size: hlorun, then ONNX Runtime, then torch, so that each ratio compares
@@ -363,8 +374,9 @@ def main(argv):
         log(f"absolute targets, {TARGET_RATIO}x the ONNX Runtime 1.30 tokens/s of the issue (this machine, idle): "
             + ", ".join(f"batch {b} {TARGET_RATIO * v / 1e3:.1f}k (hlorun at {statistics.median(results['hlorun'][b]) / (TARGET_RATIO * v) * 100:.0f}%)"
                         for b, v in issue))
-    log(f"hlorun parse + compile: {fc['parse_compile_ms']:.1f} ms (open {fc['open_ms']:.1f} ms + first-call compile "
-        f"{fc['compile_ms']:.1f} ms; target < 50 ms)")
+    lo, hi = fc["parse_compile_range_ms"]
+    log(f"hlorun parse + compile: {fc['parse_compile_ms']:.1f} ms [{lo:.1f}-{hi:.1f}] (median of {COMPILE_PROCESSES} "
+        f"processes: open {fc['open_ms']:.1f} ms + first-call compile {fc['compile_ms']:.1f} ms; target < 50 ms)")
     log(f"max |logits - numpy float64 reference|: hlorun {hl_diff:.2e}, ORT {ort_info['max_abs_diff']:.2e}"
         + ("" if torch_diff is None else f", torch {torch_diff:.2e}") + f" (limit {args.tolerance:g})"
         + ("" if bf16_diff is None else f"; hlorun --bf16 {bf16_diff:.2e} (reported)"))
