@@ -233,9 +233,11 @@ typedef struct gemm_job {
 
 /* Sizes the items. Best, a column block of B over the whole K fits in L2: it then stays there
  * while a participant runs its items of that column block one row group after the other, so items
- * of one row group balance best. Where K is too long for even one panel, a column block is sized
- * by one K block and each item re-reads its B blocks, so items get up to 8 row groups to reuse
- * them. Items shrink (rows first, then columns) until each participant gets about four. */
+ * of one row group balance best. But every column block reads all of A again, which costs more
+ * than it saves once A no longer stays in the last-level cache (HR_GEMM_A_REREAD_BYTES). Then,
+ * and where K is too long for even one panel, a column block is sized by one K block and each item
+ * re-reads its B blocks, so items get up to 8 row groups to reuse them. Items shrink (rows first,
+ * then columns) until each participant gets about four. */
 static void plan_items(gemm_job *j, int threads) {
   const hr_gemm_packed_b *b = j->b;
   int64_t step_bytes = HR_GEMM_NR * (int64_t)sizeof(uint32_t);
@@ -243,8 +245,10 @@ static void plan_items(gemm_job *j, int threads) {
   int64_t all_steps = 1;
   if (b->k_blocks)
     all_steps = (b->k_blocks - 1) * block_steps + hr_gemm_steps(b->precision, block_k(b, b->k_blocks - 1));
-  int64_t max_panels = HR_GEMM_L2_BUDGET / (all_steps * step_bytes), per_item = 1;
-  if (max_panels < 1) {
+  int64_t max_panels = HR_GEMM_L2_BUDGET / (all_steps * step_bytes), per_item = 1, a_bytes;
+  bool a_cached = !__builtin_mul_overflow(j->m, b->k * (int64_t)sizeof(float), &a_bytes) &&
+                  a_bytes <= HR_GEMM_A_REREAD_BYTES;
+  if (max_panels < 1 || (max_panels < b->n_panels && !a_cached)) {
     max_panels = HR_GEMM_L2_BUDGET / (block_steps * step_bytes);
     if (max_panels < 1) max_panels = 1;
     per_item = 8;

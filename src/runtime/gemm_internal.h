@@ -35,6 +35,7 @@ enum {
   HR_GEMM_A_STRIDE = HR_GEMM_KSTEPS_MAX + 16, /* words between A-panel rows (not a multiple of 4 KiB
                                                  so the rows do not share L1 sets) */
   HR_GEMM_L2_BUDGET = 512 * 1024,           /* bytes of a B block (K block x column block) kept in L2 */
+  HR_GEMM_A_REREAD_BYTES = 8 << 20,         /* the largest A read once per column block (it stays in L3) */
   HR_GEMM_BF16_STEP_ALIGN = 16,             /* bf16 steps per K block: a multiple of this (one AMX tile) */
 };
 

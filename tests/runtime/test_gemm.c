@@ -262,11 +262,12 @@ TEST(empty_m_or_n_calls_nothing) {
 /* Every element's sum runs in the same order whatever the work split, so results are identical.
  * Pools of 2, 3 and 66 participants (more than the GEMM's 64 home ranges, and more than some
  * shapes have row groups, so homes are shared or empty and the rest is stolen); K within one block,
- * over several blocks whose whole column block fits in L2 (1024), and too long for that (5000). */
+ * over several blocks whose whole column block fits in L2 (1024), the same with an A too large to
+ * read once per column block (2100 x 1024 floats), and K too long for that (5000). */
 TEST(multithreaded_matches_single_thread_exactly) {
   static const int sizes[] = {2, 3, 66};
-  static const int64_t shapes[][3] = {{256, 256, 64}, {1, 300, 70}, {33, 1024, 40}, {100, 40, 700}, {200, 1024, 256},
-                                      {60, 5000, 40}};
+  static const int64_t shapes[][3] = {{256, 256, 64},   {1, 300, 70},     {33, 1024, 40}, {100, 40, 700},
+                                      {200, 1024, 256}, {2100, 1024, 160}, {60, 5000, 40}};
   for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
     hr_threadpool *pool = NULL;
     CHECK_OK(hr_threadpool_create(NULL, sizes[t], &pool));
