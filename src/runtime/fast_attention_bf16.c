@@ -12,7 +12,8 @@
  * the scores S (QB x keys, f32), the online softmax writing P as A-panel rows, P V per 32 dims into
  * ot, and O = alpha O + ot. At the end each row of O / l is stored.
  *
- * Needs D a multiple of 32 up to MAX_D, T up to MAX_KEYS; other shapes use the f32 kernel. */
+ * Needs D a multiple of 32 up to MAX_D, T up to MAX_KEYS and T x D up to MAX_KV; other shapes use
+ * the f32 kernel. */
 #include "runtime/attention_bf16.h"
 #include "runtime/gemm_internal.h"
 
@@ -25,6 +26,7 @@ enum {
   PANEL = HR_GEMM_NR,   /* keys per K^T panel and dims per V panel: the microkernel's columns */
   MAX_D = 128,
   MAX_KEYS = 16384, /* longer key sequences use the f32 kernel (the packed K and V grow with T) */
+  MAX_KV = 1 << 20, /* T x D at most: the packed K and V of a worker take up to 4 MiB */
 };
 _Static_assert((int)PANEL == 32 && HR_ATTN_BF16_KPAD % 2 == 0, "K^T panels are 32 keys wide; P rows hold whole pairs");
 _Static_assert(MAX_D / 2 <= (int)HR_GEMM_A_STRIDE && KB / 2 <= (int)HR_GEMM_A_STRIDE, "Q and P rows fit an A-panel row");
@@ -271,7 +273,7 @@ static hr_status bf16_run(const hr_fast_kernel *base, hr_tensor *const *operands
 }
 
 hr_status hr_fast_prepare_attention_bf16(const hr_fast_env *env, const hr_attention_shape *a, hr_fast_kernel **out) {
-  if (!env->bf16 || a->d % 32 != 0 || a->d > MAX_D || a->t > MAX_KEYS ||
+  if (!env->bf16 || a->d % 32 != 0 || a->d > MAX_D || a->t > MAX_KEYS || a->t * a->d > MAX_KV ||
       !hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AVX512))
     return NULL;
   bf16_attention *k = (bf16_attention *)hr_fast_kernel_new(env, sizeof *k, "attention_bf16", bf16_run);

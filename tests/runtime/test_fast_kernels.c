@@ -460,11 +460,12 @@ TEST(layer_norm_and_softmax_rows) {
 /* ---------------------------------------------------------------------------------------------- */
 
 /* The kernel the bf16 mode runs attention with: AMX (head_dim 32 or 64, up to 16384 keys), else
- * AVX512_BF16 (head_dim a multiple of 32 up to 128, up to 16384 keys), else f32. */
+ * AVX512_BF16 (head_dim a multiple of 32 up to 128, up to 16384 keys and 2^20 keys x head_dim),
+ * else f32. */
 static const char *bf16_attention_impl(int64_t t, int64_t d) {
   if (t > 16384 || d % 32 != 0) return "attention";
   if (hr_gemm_isa_supported(HR_GEMM_BF16, HR_GEMM_ISA_AMX) && d <= 64) return "attention_amx";
-  return d <= 128 ? "attention_bf16" : "attention";
+  return d <= 128 && t * d <= (1 << 20) ? "attention_bf16" : "attention";
 }
 
 /* One attention op on random q, k, v. bf16: in the bf16 mode (bf16 rounding of q, k, v and the
@@ -553,6 +554,7 @@ TEST(attention_bf16) {
   attention_case(2, 29, 45, 1, 96, false, true);   /* odd key count: a half-used last pair */
   attention_case(1, 70, 70, 1, 160, true, true);
   attention_case(1, 3, 16400, 1, 32, false, true); /* more keys than the bf16 kernels pack: f32 */
+  attention_case(1, 3, 8200, 1, 128, false, true);  /* over 2^20 keys x head_dim: f32 */
 }
 
 /* ---------------------------------------------------------------------------------------------- */
