@@ -5,6 +5,7 @@
 #include <immintrin.h>
 
 #include "runtime/gemm_internal.h"
+#include "runtime/transpose.h"
 
 /* prfchw (prefetchw) comes with every AVX-512 CPU. */
 #define HR_TARGET_F32 __attribute__((target("avx512f,prfchw")))
@@ -254,35 +255,6 @@ HR_TARGET_BF16 void hr_gemm_avx512_pack_a_bf16(const float *a, int64_t lda, int 
 
 /* ---- transposed B ------------------------------------------------------------------------------- */
 
-/* Transposes a 16 x 16 block held in r[0..15] (row i in r[i]) in place: 32-bit and 64-bit
- * interleaves within 128-bit lanes, then two rounds of 128-bit lane shuffles. */
-HR_INLINE_F32 void transpose16(__m512 r[16]) {
-  __m512 t[16], u[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-  /* u[g + j], lane L: column 4L + j of rows g..g+3. */
-  for (int g = 0; g < 16; g += 4) {
-    __m512d t0 = _mm512_castps_pd(t[g]), t1 = _mm512_castps_pd(t[g + 1]);
-    __m512d t2 = _mm512_castps_pd(t[g + 2]), t3 = _mm512_castps_pd(t[g + 3]);
-    u[g] = _mm512_castpd_ps(_mm512_unpacklo_pd(t0, t2));
-    u[g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(t0, t2));
-    u[g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(t1, t3));
-    u[g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(t1, t3));
-  }
-  for (int j = 0; j < 4; j++) {
-    __m512 w0 = _mm512_shuffle_f32x4(u[j], u[4 + j], _MM_SHUFFLE(2, 0, 2, 0));
-    __m512 w1 = _mm512_shuffle_f32x4(u[j], u[4 + j], _MM_SHUFFLE(3, 1, 3, 1));
-    __m512 x0 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], _MM_SHUFFLE(2, 0, 2, 0));
-    __m512 x1 = _mm512_shuffle_f32x4(u[8 + j], u[12 + j], _MM_SHUFFLE(3, 1, 3, 1));
-    r[j] = _mm512_shuffle_f32x4(w0, x0, _MM_SHUFFLE(2, 0, 2, 0));
-    r[8 + j] = _mm512_shuffle_f32x4(w0, x0, _MM_SHUFFLE(3, 1, 3, 1));
-    r[4 + j] = _mm512_shuffle_f32x4(w1, x1, _MM_SHUFFLE(2, 0, 2, 0));
-    r[12 + j] = _mm512_shuffle_f32x4(w1, x1, _MM_SHUFFLE(3, 1, 3, 1));
-  }
-}
-
 HR_TARGET_F32 void hr_gemm_avx512_pack_bt_panel(const float *b, int64_t ldb, int cols, int64_t kc, float *out) {
   for (int half = 0; half < HR_GEMM_NR; half += 16) {
     for (int64_t k0 = 0; k0 < kc; k0 += 16) {
@@ -291,7 +263,7 @@ HR_TARGET_F32 void hr_gemm_avx512_pack_bt_panel(const float *b, int64_t ldb, int
       __m512 r[16];
       for (int j = 0; j < 16; j++)
         r[j] = half + j < cols ? _mm512_maskz_loadu_ps(km, b + (half + j) * ldb + k0) : _mm512_setzero_ps();
-      transpose16(r);
+      hr_transpose16(r);
       for (int64_t s = 0; s < kn; s++) _mm512_store_ps(out + (k0 + s) * HR_GEMM_NR + half, r[s]);
     }
   }
