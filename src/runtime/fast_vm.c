@@ -124,12 +124,28 @@ HR_AVX512 static inline __m512 v_sign(__m512 a) {
 }
 
 /* GELU's tanh approximation, x * 0.5 * (1 + tanh(c1 * (x + c0 x^3))), in the equal form
- * x / (1 + exp(-2 c1 (x + c0 x^3))): one exponential and a division instead of tanh, and no
- * cancellation in 1 + tanh for negative x. */
-HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 c0, __m512 c1) {
-  __m512 u = _mm512_fmadd_ps(_mm512_mul_ps(c0, x), _mm512_mul_ps(x, x), x);
-  __m512 e = hr_v_exp(_mm512_mul_ps(_mm512_mul_ps(c1, _mm512_set1_ps(-2.0f)), u));
+ * x / (1 + 2^w) with w = -2 c1 log2(e) (x + c0 x^3) = x (a + b x^2): one power of two and a
+ * division instead of tanh, and no cancellation in 1 + tanh for negative x. `a` and `b` come from
+ * gelu_coefficients. 2^w = 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
+ * polynomial (relative error 9e-8, 2e-7 with float rounding); w is clamped to [-150, 128], where
+ * 2^w is already 0 or infinity (x = -inf then gives NaN, as the unfused form does). */
+HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
+  __m512 w = _mm512_mul_ps(x, _mm512_fmadd_ps(b, _mm512_mul_ps(x, x), a));
+  /* min/max return their second operand when either is NaN: NaN survives the clamp. */
+  w = _mm512_max_ps(_mm512_set1_ps(-150.0f), _mm512_min_ps(_mm512_set1_ps(128.0f), w));
+  __m512 n = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 f = _mm512_sub_ps(w, n);
+  __m512 q = HR_VPOLY4(f, 0.6931470036506653f, 0.24022242426872253f, 0.05550733953714371f, 0.009671513922512531f,
+                       0.0013264714507386088f);
+  __m512 e = _mm512_scalef_ps(_mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f)), n);
   return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), e));
+}
+
+/* The a and b of v_gelu_tanh for the constants c0 and c1 (rounded once, from double). */
+static inline void gelu_coefficients(float c0, float c1, float *a, float *b) {
+  double a_exact = -2.0 * (double)c1 * 1.4426950408889634;
+  *a = (float)a_exact;
+  *b = (float)(a_exact * (double)c0);
 }
 
 /* The loop of an instruction with `n` sources computing `expr` from vectors a, b, c. Sources the
@@ -146,8 +162,11 @@ HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 c0, __m512 c1) {
   __m512 c = (n) > 2 ? _mm512_mask_loadu_ps(sc, s[2].k & (mask), pc) : a; \
   (void)b;                                                                \
   (void)c;
-#define VM_LOOP(name, n, expr)                                                                      \
+#define VM_LOOP(name, n, expr) VM_LOOP_SETUP(name, n, , expr)
+/* The same, running `setup` (statements) once before the rows. */
+#define VM_LOOP_SETUP(name, n, setup, expr)                                                         \
   HR_AVX512 static void name(const vm_operand *s, float *d, int64_t ldd, int64_t rows, int64_t w) { \
+    setup                                                                                           \
     for (int64_t r = 0; r < rows; r++) {                                                            \
       VM_ROW_BEGIN(n)                                                                               \
       (void)sb;                                                                                     \
@@ -197,7 +216,11 @@ VM_LOOP(loop_clamp, 3, v_min(v_max(b, a), c))
 VM_LOOP(loop_fma, 3, _mm512_fmadd_ps(a, b, c))
 VM_LOOP(loop_fms, 3, _mm512_fmsub_ps(a, b, c))
 VM_LOOP(loop_fnma, 3, _mm512_fnmadd_ps(a, b, c))
-VM_LOOP(loop_gelu_tanh, 3, v_gelu_tanh(a, b, c))
+/* GELU: sources 1 and 2 are the constants c0 and c1 (fuse_gelu), read once. */
+VM_LOOP_SETUP(loop_gelu_tanh, 1,
+              float ga; float gb; gelu_coefficients(*s[1].p, *s[2].p, &ga, &gb);
+              const __m512 gelu_a = _mm512_set1_ps(ga); const __m512 gelu_b = _mm512_set1_ps(gb);,
+              v_gelu_tanh(a, gelu_a, gelu_b))
 
 /* The loop of each opcode and its number of sources. */
 static const struct {
