@@ -104,7 +104,7 @@ static hr_status layer_norm_run(const hr_fast_kernel *base, hr_tensor *const *op
                                 void *scratch) {
   const row_kernel *k = (const row_kernel *)base;
   row_job j = {k, operands[0]->data, operands[1]->data, operands[2]->data, results[0]->data};
-  hr_parallel_for(base->pool, k->rows, hr_fast_chunk(k->d), layer_norm_rows, &j);
+  hr_parallel_for(base->pool, k->rows, hr_fast_chunk(4 * k->d), layer_norm_rows, &j);
   return NULL;
 }
 
