@@ -15,9 +15,14 @@
  *     (head_dim x 32) kept in scratch and rescaled lane-wise by exp(m_old - m_new);
  *   - at the end O^T / l is transposed back, 16 x 16 at a time, into the output rows.
  * With causal masking a task only visits keys up to its last query, so the fully masked blocks
- * (about half the work) are skipped. Tasks are ordered longest first and spread over the pool.
+ * (about half the work) are skipped. The tasks of one (batch, head) are consecutive (they share
+ * its keys and values in cache), the longest first, and the pool's participants claim them one at
+ * a time: they finish within about one short task of each other, and one that is held up (a
+ * virtual CPU descheduled by its host) holds the others up by at most one task.
  * Per worker, the scratch holds Q^T, O^T and the S^T block (KB x 32 floats): 48 KiB for
  * head_dim 64, which stays in L1/L2. */
+#include <stdatomic.h>
+
 #include "runtime/fast_internal.h"
 
 enum {
@@ -39,6 +44,8 @@ typedef struct attention_job {
   const float *q, *kk, *v;
   float *o;
   float *scratch;
+  int64_t n_tasks;
+  atomic_int_fast64_t next_task; /* the next task not claimed yet */
 } attention_job;
 
 /* One task's buffers and position. */
@@ -240,13 +247,18 @@ HR_AVX512 static void attention_task_run(const attention_job *j, int64_t b, int6
   store_output(k, &t, j->o + (b * k->a.s * k->a.h + h) * k->a.d);
 }
 
-/* hr_parallel_fn over tasks, numbered so that the longest (last query blocks) come first. */
-static void attention_chunk(void *ctx, int64_t begin, int64_t end, int worker) {
-  const attention_job *j = ctx;
+/* hr_parallel_fn, one call per participant: claims and runs tasks one at a time until none are
+ * left. Task i is query block n_qb - 1 - i % n_qb of (batch, head) i / n_qb: per (batch, head),
+ * the last query block (the longest, when causal) first. Claiming a task costs one atomic add; a
+ * participant that starts late or runs slowly simply takes fewer. */
+static void attention_participant(void *ctx, int64_t begin, int64_t end, int worker) {
+  (void)begin;
+  (void)end;
+  attention_job *j = ctx;
   const attention_kernel *k = j->k;
   int64_t n_qb = (k->a.s + QB - 1) / QB;
   float *scratch = j->scratch + (size_t)worker * k->worker_floats;
-  for (int64_t i = begin; i < end; i++) {
+  for (int64_t i; (i = atomic_fetch_add_explicit(&j->next_task, 1, memory_order_relaxed)) < j->n_tasks;) {
     int64_t qb = n_qb - 1 - i % n_qb, bh = i / n_qb;
     attention_task_run(j, bh / k->a.h, bh % k->a.h, qb * QB, scratch);
   }
@@ -255,10 +267,15 @@ static void attention_chunk(void *ctx, int64_t begin, int64_t end, int worker) {
 static hr_status attention_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
                                void *scratch) {
   const attention_kernel *k = (const attention_kernel *)base;
-  attention_job j = {k, hr_attention_q(&k->a, operands), hr_attention_k(&k->a, operands), hr_attention_v(&k->a, operands),
-                     results[0]->data, scratch};
-  int64_t n_tasks = k->a.b * k->a.h * ((k->a.s + QB - 1) / QB);
-  hr_parallel_for(base->pool, n_tasks, 1, attention_chunk, &j);
+  attention_job j = {.k = k,
+                     .q = hr_attention_q(&k->a, operands),
+                     .kk = hr_attention_k(&k->a, operands),
+                     .v = hr_attention_v(&k->a, operands),
+                     .o = results[0]->data,
+                     .scratch = scratch,
+                     .n_tasks = k->a.b * k->a.h * ((k->a.s + QB - 1) / QB)};
+  atomic_init(&j.next_task, 0);
+  hr_parallel_for(base->pool, base->n_workers, 1, attention_participant, &j);
   return NULL;
 }
 
