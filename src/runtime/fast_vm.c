@@ -141,6 +141,9 @@ HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
   return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), e));
 }
 
+/* The largest |c0| and |c1| fuse_gelu accepts: the a and b below are then finite. */
+#define GELU_CONST_MAX 1e6f
+
 /* The a and b of v_gelu_tanh for the constants c0 and c1 (rounded once, from double). */
 static inline void gelu_coefficients(float c0, float c1, float *a, float *b) {
   double a_exact = -2.0 * (double)c1 * 1.4426950408889634;
@@ -591,6 +594,9 @@ static void fuse_gelu(vm_instr *instrs, int n, const int *uses) {
       if (!(one = single_use(instrs, uses, &t4, VM_ADD)) || !const_and(one, &k1, &t3)) continue;
       if (!(tanh_i = single_use(instrs, uses, &t3, VM_TANH))) continue;
       if (!match_gelu_inner(instrs, uses, &tanh_i->src[0], &hh, &c0, &c1) || !same_src(&hh, &h)) continue;
+      /* Constants of GELU's size (0.0447, 0.798) keep the folded coefficients finite; others
+       * (which could overflow them) stay unfused. */
+      if (!(fabsf(c0) <= GELU_CONST_MAX && fabsf(c1) <= GELU_CONST_MAX)) continue;
       *r = (vm_instr){.op = VM_GELU_TANH, .n_src = 3, .src = {h, {SRC_CONST, 0, c0}, {SRC_CONST, 0, c1}}};
       break;
     }

@@ -378,9 +378,9 @@ TEST(fused_broadcasts) {
     for (int v = 0; v < 3; v++) fused_case(shapes[i][0], shapes[i][1], shapes[i][2], v);
 }
 
-/* GELU (tanh form), which the vector program runs as one instruction: over [-12, 12] and special
- * values (+-inf, NaN, huge, tiny, where the reciprocal's edge cases are). */
-TEST(fused_gelu_special_values) {
+/* GELU (tanh form) with constants c0 and c1, over [-12, 12] and special values (+-inf, NaN, huge,
+ * tiny, where the reciprocal's edge cases are). */
+static void gelu_case(const char *c0, const char *c1) {
   static const float specials[] = {INFINITY, -INFINITY, NAN, 1e30f, -1e30f, -3e38f, 3e38f, -90.0f, -45.0f,
                                    -20.0f,   -9.5f,     0.0f, -0.0f, 1e-30f, -1e-30f, 1e-40f, -1e-40f};
   enum { N_RANGE = 2401, N_SPECIAL = sizeof specials / sizeof specials[0] };
@@ -395,8 +395,8 @@ TEST(fused_gelu_special_values) {
   c.text = text_of("func.func @main(%%x: %s) -> %s {\n"
                    "  %%0 = \"hlorun.fused\"(%%x) ({\n"
                    "  ^bb0(%%h: tensor<f32>):\n"
-                   "    %%c0 = stablehlo.constant dense<0.0447149985> : tensor<f32>\n"
-                   "    %%c1 = stablehlo.constant dense<0.797884583> : tensor<f32>\n"
+                   "    %%c0 = stablehlo.constant dense<%s> : tensor<f32>\n"
+                   "    %%c1 = stablehlo.constant dense<%s> : tensor<f32>\n"
                    "    %%c2 = stablehlo.constant dense<1.0> : tensor<f32>\n"
                    "    %%c3 = stablehlo.constant dense<0.5> : tensor<f32>\n"
                    "    %%h2 = stablehlo.multiply %%h, %%h : tensor<f32>\n"
@@ -411,8 +411,17 @@ TEST(fused_gelu_special_values) {
                    "    stablehlo.return %%y : tensor<f32>\n"
                    "  }) {broadcast_dimensions = [array<i64: 0>]} : (%s) -> %s\n"
                    "  return %%0 : %s\n}\n",
-                   xt, xt, xt, xt, xt);
+                   xt, xt, c0, c1, xt, xt, xt);
   check_case(&c);
+}
+
+/* JAX's constants, which the vector program runs as one instruction (in base 2 with folded
+ * coefficients), and constants so large that the folded ones would overflow (c1 = 2e38: at x = 0
+ * the folded form would give NaN, not 0), which stay unfused. */
+TEST(fused_gelu_special_values) {
+  gelu_case("0.0447149985", "0.797884583");
+  gelu_case("0.0447149985", "2.0e+38");
+  gelu_case("-3.0e+37", "0.797884583");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
