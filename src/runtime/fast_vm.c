@@ -59,7 +59,7 @@ typedef enum vm_opcode {
   VM_FMA,       /* a * b + c */
   VM_FMS,       /* a * b - c */
   VM_FNMA,      /* c - a * b */
-  VM_GELU_TANH, /* a * 0.5 * (1 + tanh(c * (a + b * a^3))) computed as a / (1 + exp(-2c (a + b a^3))) */
+  VM_GELU_TANH, /* x * 0.5 * (1 + tanh(c1 (x + c0 x^3))) as x / (1 + 2^(x (a + b x^2))): sources x, a, b */
   VM_N_OPCODES
 } vm_opcode;
 
@@ -125,8 +125,8 @@ HR_AVX512 static inline __m512 v_sign(__m512 a) {
 
 /* GELU's tanh approximation, x * 0.5 * (1 + tanh(c1 * (x + c0 x^3))), in the equal form
  * x / (1 + 2^w) with w = -2 c1 log2(e) (x + c0 x^3) = x (a + b x^2): one power of two and a
- * division instead of tanh, and no cancellation in 1 + tanh for negative x. `a` and `b` come from
- * gelu_coefficients. 2^w = 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
+ * division instead of tanh, and no cancellation in 1 + tanh for negative x. `a` and `b` are folded
+ * from c0 and c1 once, by fuse_gelu. 2^w = 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
  * polynomial (relative error 9e-8, 2e-7 with float rounding); w is clamped to [-150, 128], where
  * 2^w is already 0 or infinity (x = -inf then gives NaN, as the unfused form does). */
 HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
@@ -139,16 +139,6 @@ HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
                        0.0013264714507386088f);
   __m512 e = _mm512_scalef_ps(_mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f)), n);
   return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), e));
-}
-
-/* The largest |c0| and |c1| fuse_gelu accepts: the a and b below are then finite. */
-#define GELU_CONST_MAX 1e6f
-
-/* The a and b of v_gelu_tanh for the constants c0 and c1 (rounded once, from double). */
-static inline void gelu_coefficients(float c0, float c1, float *a, float *b) {
-  double a_exact = -2.0 * (double)c1 * 1.4426950408889634;
-  *a = (float)a_exact;
-  *b = (float)(a_exact * (double)c0);
 }
 
 /* The loop of an instruction with `n` sources computing `expr` from vectors a, b, c. Sources the
@@ -219,11 +209,10 @@ VM_LOOP(loop_clamp, 3, v_min(v_max(b, a), c))
 VM_LOOP(loop_fma, 3, _mm512_fmadd_ps(a, b, c))
 VM_LOOP(loop_fms, 3, _mm512_fmsub_ps(a, b, c))
 VM_LOOP(loop_fnma, 3, _mm512_fnmadd_ps(a, b, c))
-/* GELU: sources 1 and 2 are the constants c0 and c1 (fuse_gelu), read once. */
+/* GELU: sources 1 and 2 are the constants a and b (fuse_gelu), broadcast once. */
 VM_LOOP_SETUP(loop_gelu_tanh, 1,
-              float ga; float gb; gelu_coefficients(*s[1].p, *s[2].p, &ga, &gb);
-              const __m512 gelu_a = _mm512_set1_ps(ga); const __m512 gelu_b = _mm512_set1_ps(gb);,
-              v_gelu_tanh(a, gelu_a, gelu_b))
+              const __m512 gelu_a = _mm512_set1_ps(*s[1].p);
+              const __m512 gelu_b = _mm512_set1_ps(*s[2].p);, v_gelu_tanh(a, gelu_a, gelu_b))
 
 /* The loop of each opcode and its number of sources. */
 static const struct {
@@ -574,8 +563,8 @@ static bool match_gelu_inner(const vm_instr *instrs, const int *uses, const vm_s
 }
 
 /* Rewrites the tanh approximation of GELU, h * (0.5 * (1 + tanh(c1 * (h + c0 * h^3)))) (or with
- * the 0.5 on h), into one VM_GELU_TANH(h, c0, c1) instruction; the instructions it replaces
- * become dead. */
+ * the 0.5 on h), into one VM_GELU_TANH(h, a, b) instruction (v_gelu_tanh: a = -2 c1 log2(e),
+ * b = a c0, rounded once from double); the instructions it replaces become dead. */
 static void fuse_gelu(vm_instr *instrs, int n, const int *uses) {
   for (int i = 0; i < n; i++) {
     vm_instr *r = &instrs[i];
@@ -594,10 +583,13 @@ static void fuse_gelu(vm_instr *instrs, int n, const int *uses) {
       if (!(one = single_use(instrs, uses, &t4, VM_ADD)) || !const_and(one, &k1, &t3)) continue;
       if (!(tanh_i = single_use(instrs, uses, &t3, VM_TANH))) continue;
       if (!match_gelu_inner(instrs, uses, &tanh_i->src[0], &hh, &c0, &c1) || !same_src(&hh, &h)) continue;
-      /* Constants of GELU's size (0.0447, 0.798) keep the folded coefficients finite; others
-       * (which could overflow them) stay unfused. */
-      if (!(fabsf(c0) <= GELU_CONST_MAX && fabsf(c1) <= GELU_CONST_MAX)) continue;
-      *r = (vm_instr){.op = VM_GELU_TANH, .n_src = 3, .src = {h, {SRC_CONST, 0, c0}, {SRC_CONST, 0, c1}}};
+      /* Constants of GELU's size (0.0447, 0.798) keep a and b finite; others (which could
+       * overflow them) stay unfused. */
+      if (!(fabsf(c0) <= 1e6f && fabsf(c1) <= 1e6f)) continue;
+      double a = -2.0 * (double)c1 * 1.4426950408889634;
+      *r = (vm_instr){.op = VM_GELU_TANH,
+                      .n_src = 3,
+                      .src = {h, {SRC_CONST, 0, (float)a}, {SRC_CONST, 0, (float)(a * (double)c0)}}};
       break;
     }
   }
