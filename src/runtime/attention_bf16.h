@@ -24,7 +24,8 @@ int64_t hr_attn_bf16_share_keys(const hr_attention_shape *a, int64_t block, int6
                                 int64_t align);
 
 /* Query rows [s0, s0 + rows) of one (batch, head) from `qh` (row i at qh + i * q_pos), times the
- * scale, as D/2 pair words each: row i at q + i * stride words. Rows at or past S are zero. */
+ * scale and log2(e) (the scores come out in base 2), as D/2 pair words each: row i at q + i *
+ * stride words. Rows at or past S are zero. */
 void hr_attn_bf16_pack_queries(const hr_attention_shape *a, const float *qh, int64_t s0, int rows, int64_t stride,
                                uint32_t *q);
 
@@ -38,11 +39,11 @@ void hr_attn_bf16_pack_keys(const hr_attention_shape *a, const float *kh, int64_
  * 2r + 1's dim p * width + d. Keys at or past T are zero. */
 void hr_attn_bf16_pack_values(const hr_attention_shape *a, const float *vh, int64_t n, int width, uint32_t *vp);
 
-/* The online softmax of the score rows of queries s0 + i, i < rows, against keys [key0, key0 +
- * nk): row i of the scores at s + i * s_stride floats. Keys after a query (causal) and rows at or
+/* The online softmax of the score rows (in base 2: probabilities are powers of two) of queries
+ * s0 + i, i < rows, against keys [key0, key0 + nk): row i of the scores at s + i * s_stride floats. Keys after a query (causal) and rows at or
  * past S get zero probabilities. Writes P as pair words (row i at p + i * p_stride words, zero up
  * to the next multiple of HR_ATTN_BF16_KPAD keys), updates the running maximum m and sum l, and
- * sets alpha[i] = exp(m_old - m_new), the factor for the output accumulated so far. */
+ * sets alpha[i] = 2^(m_old - m_new), the factor for the output accumulated so far. */
 void hr_attn_bf16_softmax(const hr_attention_shape *a, const float *s, int64_t s_stride, uint32_t *p,
                           int64_t p_stride, int rows, int64_t s0, int64_t key0, int64_t nk, float *m, float *l,
                           float *alpha);

@@ -3,22 +3,25 @@
  *
  * A task is one block of QB = 32 queries of one (batch, head). It keeps everything transposed so
  * that the 32 queries are the lanes of two AVX-512 vectors:
- *   - Q^T (head_dim x 32, pre-multiplied by the scale) is built once per task by 16 x 16 register
+ *   - Q^T (head_dim x 32, pre-multiplied by the scale and log2(e), so that the scores are in base 2
+ *     and the softmax needs only powers of two) is built once per task by 16 x 16 register
  *     transposes of the query rows;
  *   - for each block of at most KB keys, S^T = K Q^T (keys x 32) is computed by a register-blocked
  *     kernel (12 keys x 32 queries of accumulators, the key elements broadcast from memory), and
- *     masked (-inf where key > query) on the diagonal block when causal;
+ *     masked (-inf where key > query) on the diagonal block when causal; there, keys past the
+ *     16th query are visible only to the second vector of queries, which alone they update;
  *   - the softmax runs down the key rows, lane-wise, online across key blocks: running maximum m
- *     and sum l per query, rescaling the accumulated output by exp(m_old - m_new);
+ *     and sum l per query, rescaling the accumulated output by 2^(m_old - m_new);
  *   - O^T += V^T P^T by a second register-blocked kernel, transposed too (12 head dims x 32
  *     queries of accumulators, the value elements broadcast from memory, P^T rows from L1), O^T
- *     (head_dim x 32) kept in scratch and rescaled lane-wise by exp(m_old - m_new);
+ *     (head_dim x 32) kept in scratch and rescaled lane-wise by 2^(m_old - m_new);
  *   - at the end O^T / l is transposed back, 16 x 16 at a time, into the output rows.
  * With causal masking a task only visits keys up to its last query, so the fully masked blocks
- * (about half the work) are skipped. The tasks of one (batch, head) are consecutive (they share
- * its keys and values in cache), the longest first, and the pool's participants claim them one at
- * a time: they finish within about one short task of each other, and one that is held up (a
- * virtual CPU descheduled by its host) holds the others up by at most one task.
+ * (about half the work) are skipped, and of the 32 x 32 diagonal block the upper 16 x 16 too. The
+ * tasks of one (batch, head) are consecutive (they share its keys and values in cache), the
+ * longest first, and the pool's participants claim them one at a time: they finish within about
+ * one short task of each other, and one that is held up (a virtual CPU descheduled by its host)
+ * holds the others up by at most one task.
  * Per worker, the scratch holds Q^T, O^T and the S^T block (KB x 32 floats): 48 KiB for
  * head_dim 64, which stays in L1/L2. */
 #include <stdatomic.h>
@@ -62,9 +65,9 @@ typedef struct attention_task {
 } attention_task;
 
 /* Loads the task's queries transposed and scaled into qt (lanes past ns are 0), 16 queries by 16
- * head dims at a time. */
+ * head dims at a time. The scale includes log2(e): the scores come out in base 2, for exp2. */
 HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t, const float *q) {
-  __m512 sc = _mm512_set1_ps(k->a.scale);
+  __m512 sc = _mm512_set1_ps(k->a.scale * (float)M_LOG2E);
   for (int half = 0; half < 2; half++) {
     const float *base = q + (t->s0 + 16 * half) * t->q_pos;
     for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
@@ -80,8 +83,10 @@ HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t,
   }
 }
 
-/* S^T rows [0, nr) (nr <= QK_NR) of keys starting at row `key0`: st[r] = K[key0 + r] . Q^T. */
-HR_AVX512 static inline void qk_block(const attention_task *t, int64_t d, int64_t key0, int nr, float *st) {
+/* S^T rows [0, nr) (nr <= QK_NR) of keys starting at row `key0`: st[r] = K[key0 + r] . Q^T. `half`:
+ * only the second vector of queries (lanes 16-31; the first is left as it was). */
+HR_AVX512 static inline __attribute__((always_inline)) void qk_block(const attention_task *t, int64_t d, int64_t key0,
+                                                                     int nr, const bool half, float *st) {
   __m512 acc[QK_NR][2];
   const float *kr[QK_NR];
 #pragma GCC unroll 12
@@ -90,48 +95,66 @@ HR_AVX512 static inline void qk_block(const attention_task *t, int64_t d, int64_
     kr[r] = t->kh + (key0 + (r < nr ? r : 0)) * t->kv_pos;
   }
   for (int64_t i = 0; i < d; i++) {
-    __m512 q0 = _mm512_load_ps(t->qt + i * QB), q1 = _mm512_load_ps(t->qt + i * QB + 16);
+    __m512 q0 = half ? _mm512_setzero_ps() : _mm512_load_ps(t->qt + i * QB), q1 = _mm512_load_ps(t->qt + i * QB + 16);
 #pragma GCC unroll 12
     for (int r = 0; r < QK_NR; r++) {
       __m512 kv = _mm512_set1_ps(kr[r][i]);
-      acc[r][0] = _mm512_fmadd_ps(kv, q0, acc[r][0]);
+      if (!half) acc[r][0] = _mm512_fmadd_ps(kv, q0, acc[r][0]);
       acc[r][1] = _mm512_fmadd_ps(kv, q1, acc[r][1]);
     }
   }
 #pragma GCC unroll 12
   for (int r = 0; r < QK_NR; r++) {
     if (r >= nr) break;
-    _mm512_store_ps(st + r * QB, acc[r][0]);
+    if (!half) _mm512_store_ps(st + r * QB, acc[r][0]);
     _mm512_store_ps(st + r * QB + 16, acc[r][1]);
   }
 }
 
-/* One key row of S^T, for the rows left over by qk_block. */
-HR_AVX512 static inline void qk_row(const attention_task *t, int64_t d, int64_t key, float *st) {
+/* One key row of S^T, for the rows left over by qk_block; `half` as there. */
+HR_AVX512 static inline __attribute__((always_inline)) void qk_row(const attention_task *t, int64_t d, int64_t key,
+                                                                   const bool half, float *st) {
   const float *kr = t->kh + key * t->kv_pos;
   __m512 a0 = _mm512_setzero_ps(), a1 = a0;
   for (int64_t i = 0; i < d; i++) {
     __m512 kv = _mm512_set1_ps(kr[i]);
-    a0 = _mm512_fmadd_ps(kv, _mm512_load_ps(t->qt + i * QB), a0);
+    if (!half) a0 = _mm512_fmadd_ps(kv, _mm512_load_ps(t->qt + i * QB), a0);
     a1 = _mm512_fmadd_ps(kv, _mm512_load_ps(t->qt + i * QB + 16), a1);
   }
-  _mm512_store_ps(st, a0);
+  if (!half) _mm512_store_ps(st, a0);
   _mm512_store_ps(st + 16, a1);
 }
 
-/* Computes S^T for keys [key0, key0 + nk) into t->st and masks keys after each query. */
-HR_AVX512 static void scores(const attention_kernel *k, attention_task *t, int64_t key0, int64_t nk) {
-  int64_t r = 0;
-  for (; r + QK_NR <= nk; r += QK_NR) qk_block(t, k->a.d, key0 + r, QK_NR, t->st + r * QB);
+/* S^T rows [r, nk) of the keys from key0: blocks of QK_NR rows, a last block when at least half
+ * full, single rows for the rest. */
+HR_AVX512 static inline __attribute__((always_inline)) void score_rows(attention_task *t, int64_t d, int64_t key0,
+                                                                       int64_t r, int64_t nk, const bool half) {
+  for (; r + QK_NR <= nk; r += QK_NR) qk_block(t, d, key0 + r, QK_NR, half, t->st + r * QB);
   if (nk - r >= QK_NR / 2) {
-    qk_block(t, k->a.d, key0 + r, (int)(nk - r), t->st + r * QB);
+    qk_block(t, d, key0 + r, (int)(nk - r), half, t->st + r * QB);
     r = nk;
   }
-  for (; r < nk; r++) qk_row(t, k->a.d, key0 + r, t->st + r * QB);
+  for (; r < nk; r++) qk_row(t, d, key0 + r, half, t->st + r * QB);
+}
+
+/* The rows of the key block from key0 (of nk keys) that a query of the first 16 lanes sees: with
+ * causal masking, none from key s0 + 16 on (those rows need only lanes 16-31). */
+static int64_t full_rows(const attention_kernel *k, const attention_task *t, int64_t key0, int64_t nk) {
+  if (!k->a.causal || t->ns <= 16) return nk;
+  int64_t last = t->s0 + 16 - key0;
+  return last < 0 ? 0 : last < nk ? last : nk;
+}
+
+/* Computes S^T for keys [key0, key0 + nk) into t->st (rows from `full` on, lanes 16-31 only) and
+ * masks keys after each query. */
+HR_AVX512 static void scores(const attention_kernel *k, attention_task *t, int64_t key0, int64_t nk, int64_t full) {
+  score_rows(t, k->a.d, key0, 0, full, false);
+  score_rows(t, k->a.d, key0, full, nk, true);
   if (!k->a.causal) return;
-  /* Key key0 + r is visible to query s0 + lane when lane >= key0 + r - s0. */
+  /* Key key0 + r is visible to query s0 + lane when lane >= key0 + r - s0 (so rows from `full` on
+   * get -inf in all of lanes 0-15, which they did not compute). */
   __m512 ninf = _mm512_set1_ps(-__builtin_inff());
-  for (r = key0 > t->s0 ? 0 : t->s0 - key0 + 1; r < nk; r++) {
+  for (int64_t r = key0 > t->s0 ? 0 : t->s0 - key0 + 1; r < nk; r++) {
     int64_t first = key0 + r - t->s0;
     float *row = t->st + r * QB;
     _mm512_store_ps(row, _mm512_mask_mov_ps(_mm512_load_ps(row), hr_lanes_below(first), ninf));
@@ -139,8 +162,9 @@ HR_AVX512 static void scores(const attention_kernel *k, attention_task *t, int64
   }
 }
 
-/* Turns the score block into probabilities relative to the new running maximum, updates m and l,
- * and returns the factors exp(m_old - m_new) by which the output accumulated so far must scale. */
+/* Turns the score block (in base 2) into probabilities relative to the new running maximum,
+ * updates m and l, and returns the factors 2^(m_old - m_new) by which the output accumulated so far
+ * must scale. */
 HR_AVX512 static void online_softmax(attention_task *t, int64_t nk, __m512 alpha[2]) {
   __m512 bm0 = _mm512_set1_ps(-__builtin_inff()), bm1 = bm0;
   for (int64_t r = 0; r < nk; r++) {
@@ -148,12 +172,12 @@ HR_AVX512 static void online_softmax(attention_task *t, int64_t nk, __m512 alpha
     bm1 = _mm512_max_ps(bm1, _mm512_load_ps(t->st + r * QB + 16));
   }
   __m512 m0 = _mm512_max_ps(t->m[0], bm0), m1 = _mm512_max_ps(t->m[1], bm1);
-  alpha[0] = hr_v_exp_flush(_mm512_sub_ps(t->m[0], m0));
-  alpha[1] = hr_v_exp_flush(_mm512_sub_ps(t->m[1], m1));
+  alpha[0] = hr_v_exp2_flush(_mm512_sub_ps(t->m[0], m0));
+  alpha[1] = hr_v_exp2_flush(_mm512_sub_ps(t->m[1], m1));
   __m512 s0 = _mm512_setzero_ps(), s1 = s0;
   for (int64_t r = 0; r < nk; r++) {
-    __m512 p0 = hr_v_exp_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB), m0));
-    __m512 p1 = hr_v_exp_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB + 16), m1));
+    __m512 p0 = hr_v_exp2_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB), m0));
+    __m512 p1 = hr_v_exp2_flush(_mm512_sub_ps(_mm512_load_ps(t->st + r * QB + 16), m1));
     _mm512_store_ps(t->st + r * QB, p0);
     _mm512_store_ps(t->st + r * QB + 16, p1);
     s0 = _mm512_add_ps(s0, p0);
@@ -166,11 +190,11 @@ HR_AVX512 static void online_softmax(attention_task *t, int64_t nk, __m512 alpha
 }
 
 /* O^T rows [d0, d0 + nd) (nd <= PV_ND, a constant where inlined) = alpha * O^T + the sum over the nk
- * keys from key0 of V[key][d] * P^T[key] (32 queries as lanes). `first` means O^T holds nothing
- * yet. */
+ * keys from key0 of V[key][d] * P^T[key] (32 queries as lanes); keys from key0 + full on only for
+ * lanes 16-31 (P^T is 0 in lanes 0-15 there). `first` means O^T holds nothing yet. */
 HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_task *t, int64_t key0, int64_t nk,
-                                                                     int64_t d0, const int nd, const __m512 alpha[2],
-                                                                     bool first) {
+                                                                     int64_t full, int64_t d0, const int nd,
+                                                                     const __m512 alpha[2], bool first) {
   __m512 acc[PV_ND][2];
 #pragma GCC unroll 12
   for (int i = 0; i < nd; i++) {
@@ -180,7 +204,8 @@ HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_t
   }
   const float *vr = t->vh + key0 * t->kv_pos + d0;
   const float *pr = t->st;
-  for (int64_t r = 0; r < nk; r++, vr += t->kv_pos, pr += QB) {
+  int64_t r = 0;
+  for (; r < full; r++, vr += t->kv_pos, pr += QB) {
     __m512 p0 = _mm512_load_ps(pr), p1 = _mm512_load_ps(pr + 16);
 #pragma GCC unroll 12
     for (int i = 0; i < nd; i++) {
@@ -189,6 +214,11 @@ HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_t
       acc[i][1] = _mm512_fmadd_ps(v, p1, acc[i][1]);
     }
   }
+  for (; r < nk; r++, vr += t->kv_pos, pr += QB) {
+    __m512 p1 = _mm512_load_ps(pr + 16);
+#pragma GCC unroll 12
+    for (int i = 0; i < nd; i++) acc[i][1] = _mm512_fmadd_ps(_mm512_set1_ps(vr[i]), p1, acc[i][1]);
+  }
 #pragma GCC unroll 12
   for (int i = 0; i < nd; i++) {
     _mm512_store_ps(t->ot + (d0 + i) * QB, acc[i][0]);
@@ -196,13 +226,14 @@ HR_AVX512 static inline __attribute__((always_inline)) void pv_block(attention_t
   }
 }
 
-/* O^T = alpha O^T + V^T P^T over the keys [key0, key0 + nk): head dims in blocks of PV_ND, then
- * of 4, then one by one. */
-HR_AVX512 static void pv(attention_task *t, int64_t d, int64_t key0, int64_t nk, const __m512 alpha[2], bool first) {
+/* O^T = alpha O^T + V^T P^T over the keys [key0, key0 + nk) (from key0 + full on, lanes 16-31 only):
+ * head dims in blocks of PV_ND, then of 4, then one by one. */
+HR_AVX512 static void pv(attention_task *t, int64_t d, int64_t key0, int64_t nk, int64_t full, const __m512 alpha[2],
+                         bool first) {
   int64_t d0 = 0;
-  for (; d0 + PV_ND <= d; d0 += PV_ND) pv_block(t, key0, nk, d0, PV_ND, alpha, first);
-  for (; d0 + 4 <= d; d0 += 4) pv_block(t, key0, nk, d0, 4, alpha, first);
-  for (; d0 < d; d0++) pv_block(t, key0, nk, d0, 1, alpha, first);
+  for (; d0 + PV_ND <= d; d0 += PV_ND) pv_block(t, key0, nk, full, d0, PV_ND, alpha, first);
+  for (; d0 + 4 <= d; d0 += 4) pv_block(t, key0, nk, full, d0, 4, alpha, first);
+  for (; d0 < d; d0++) pv_block(t, key0, nk, full, d0, 1, alpha, first);
 }
 
 /* Stores O^T / l transposed into the output rows: 16 head dims of 16 queries at a time. */
@@ -239,10 +270,11 @@ HR_AVX512 static void attention_task_run(const attention_job *j, int64_t b, int6
   int64_t t_end = k->a.causal && s0 + t.ns < k->a.t ? s0 + t.ns : k->a.t;
   for (int64_t key0 = 0; key0 < t_end; key0 += KB) {
     int64_t nk = t_end - key0 < KB ? t_end - key0 : KB;
+    int64_t full = full_rows(k, &t, key0, nk);
     __m512 alpha[2];
-    scores(k, &t, key0, nk);
+    scores(k, &t, key0, nk, full);
     online_softmax(&t, nk, alpha);
-    pv(&t, k->a.d, key0, nk, alpha, key0 == 0);
+    pv(&t, k->a.d, key0, nk, full, alpha, key0 == 0);
   }
   store_output(k, &t, j->o + (b * k->a.s * k->a.h + h) * k->a.d);
 }

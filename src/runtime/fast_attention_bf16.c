@@ -56,7 +56,7 @@ HR_BF16 static inline __m512i bf16_pairs(const float *x, __m512 scale) {
 
 HR_BF16 void hr_attn_bf16_pack_queries(const hr_attention_shape *a, const float *qh, int64_t s0, int rows,
                                        int64_t stride, uint32_t *q) {
-  const __m512 scale = _mm512_set1_ps(a->scale);
+  const __m512 scale = _mm512_set1_ps(a->scale * (float)M_LOG2E);
   for (int i = 0; i < rows; i++)
     for (int64_t d0 = 0; d0 < a->d; d0 += 32)
       _mm512_storeu_si512(q + i * stride + d0 / 2, s0 + i < a->s ? bf16_pairs(qh + (s0 + i) * a->q_pos + d0, scale)
@@ -115,12 +115,12 @@ HR_BF16 void hr_attn_bf16_softmax(const hr_attention_shape *a, const float *s, i
       mx = _mm512_max_ps(mx, _mm512_mask_loadu_ps(ninf, hr_lanes_below(visible - j), sr + j));
     float m_new = _mm512_reduce_max_ps(mx);
     if (m[i] > m_new) m_new = m[i];
-    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp_flush(_mm512_set1_ps(m[i] - m_new)));
+    alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp2_flush(_mm512_set1_ps(m[i] - m_new)));
     __m512 mv = _mm512_set1_ps(m_new), sum = _mm512_setzero_ps();
     for (int64_t j = 0; j < width; j += 32) {
       __mmask16 lo = hr_lanes_below(visible - j), hi = hr_lanes_below(visible - j - 16);
-      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
-      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
+      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp2_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
+      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp2_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
       sum = _mm512_add_ps(sum, _mm512_add_ps(p0, p1));
       _mm512_storeu_si512(pr + j / 2, (__m512i)_mm512_cvtne2ps_pbh(p1, p0));
     }

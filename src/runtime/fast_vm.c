@@ -126,19 +126,11 @@ HR_AVX512 static inline __m512 v_sign(__m512 a) {
 /* GELU's tanh approximation, x * 0.5 * (1 + tanh(c1 * (x + c0 x^3))), in the equal form
  * x / (1 + 2^w) with w = -2 c1 log2(e) (x + c0 x^3) = x (a + b x^2): one power of two and a
  * division instead of tanh, and no cancellation in 1 + tanh for negative x. `a` and `b` are folded
- * from c0 and c1 once, by fuse_gelu. 2^w = 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
- * polynomial (relative error 9e-8, 2e-7 with float rounding); w is clamped to [-150, 128], where
- * 2^w is already 0 or infinity (x = -inf then gives NaN, as the unfused form does). */
+ * from c0 and c1 once, by fuse_gelu. 2^w by hr_v_exp2 (vmath.h), which clamps w to [-150, 128],
+ * where 2^w is already 0 or infinity (x = -inf then gives NaN, as the unfused form does). */
 HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
   __m512 w = _mm512_mul_ps(x, _mm512_fmadd_ps(b, _mm512_mul_ps(x, x), a));
-  /* min/max return their second operand when either is NaN: NaN survives the clamp. */
-  w = _mm512_max_ps(_mm512_set1_ps(-150.0f), _mm512_min_ps(_mm512_set1_ps(128.0f), w));
-  __m512 n = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 f = _mm512_sub_ps(w, n);
-  __m512 q = HR_VPOLY4(f, 0.6931470036506653f, 0.24022242426872253f, 0.05550733953714371f, 0.009671513922512531f,
-                       0.0013264714507386088f);
-  __m512 e = _mm512_scalef_ps(_mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f)), n);
-  return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), e));
+  return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), hr_v_exp2(w)));
 }
 
 /* The loop of an instruction with `n` sources computing `expr` from vectors a, b, c. Sources the

@@ -1,4 +1,4 @@
-/* Vectorised f32 math for AVX-512: exp, expm1, tanh, logistic, log, log1p, rsqrt, erf, sin and cos
+/* Vectorised f32 math for AVX-512: exp, exp2, expm1, tanh, logistic, log, log1p, rsqrt, erf, sin and cos
  * on 16 lanes, each accurate to a few ulp over its whole domain (tests/runtime/test_fast_vmath.c
  * measures the error against libm in double precision), with IEEE special values (NaN in, NaN out;
  * infinities and zeros as libm).
@@ -59,6 +59,30 @@ HR_AVX512 static inline __m512 hr_v_exp_flush(__m512 x) {
   const __m512 lo = _mm512_set1_ps(-86.0f);
   __mmask16 keep = _mm512_cmp_ps_mask(x, lo, _CMP_NLT_UQ);
   return _mm512_maskz_mov_ps(keep, hr_v_exp(_mm512_max_ps(lo, x)));
+}
+
+/* 2^w for w in [-150, 128] (or NaN): 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
+ * polynomial (relative error 9e-8). */
+HR_AVX512 static inline __m512 hr_v_exp2_reduced(__m512 w) {
+  __m512 n = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  __m512 f = _mm512_sub_ps(w, n);
+  __m512 q = HR_VPOLY4(f, 0.6931470036506653f, 0.24022242426872253f, 0.05550733953714371f, 0.009671513922512531f,
+                       0.0013264714507386088f);
+  return _mm512_scalef_ps(_mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f)), n);
+}
+
+/* 2^w, w clamped to [-150, 128], where 2^w is already 0 or infinity. */
+HR_AVX512 static inline __m512 hr_v_exp2(__m512 w) {
+  /* min/max return their second operand when either is NaN: NaN survives the clamp. */
+  return hr_v_exp2_reduced(_mm512_max_ps(_mm512_set1_ps(-150.0f), _mm512_min_ps(_mm512_set1_ps(128.0f), w)));
+}
+
+/* 2^w where the result is a normal number (w >= -126), exactly 0 below: as hr_v_exp_flush, for
+ * probabilities kept in base 2. */
+HR_AVX512 static inline __m512 hr_v_exp2_flush(__m512 w) {
+  const __m512 lo = _mm512_set1_ps(-126.0f);
+  __mmask16 keep = _mm512_cmp_ps_mask(w, lo, _CMP_NLT_UQ);
+  return _mm512_maskz_mov_ps(keep, hr_v_exp2_reduced(_mm512_max_ps(lo, _mm512_min_ps(_mm512_set1_ps(128.0f), w))));
 }
 
 /* expm1(x) = 2^n p + (2^n - 1) with p = exp(r) - 1: both parts exact up to one rounding while

@@ -7,7 +7,7 @@
 #include "runtime/vmath.h"
 #include "test.h"
 
-typedef enum vfn { V_EXP, V_EXPM1, V_TANH, V_LOGISTIC, V_LOG, V_LOG1P, V_RSQRT, V_ERF, V_SIN, V_COS } vfn;
+typedef enum vfn { V_EXP, V_EXP2, V_EXP2_FLUSH, V_EXPM1, V_TANH, V_LOGISTIC, V_LOG, V_LOG1P, V_RSQRT, V_ERF, V_SIN, V_COS } vfn;
 
 /* Applies function `f` to 16 floats. */
 HR_AVX512 static void apply16(vfn f, const float *x, float *y) {
@@ -15,6 +15,12 @@ HR_AVX512 static void apply16(vfn f, const float *x, float *y) {
   switch (f) {
     case V_EXP:
       r = hr_v_exp(v);
+      break;
+    case V_EXP2:
+      r = hr_v_exp2(v);
+      break;
+    case V_EXP2_FLUSH:
+      r = hr_v_exp2_flush(v);
       break;
     case V_EXPM1:
       r = hr_v_expm1(v);
@@ -52,6 +58,10 @@ static double exact(vfn f, double x) {
   switch (f) {
     case V_EXP:
       return exp(x);
+    case V_EXP2:
+      return exp2(x);
+    case V_EXP2_FLUSH: /* exactly 0 where 2^x is below the normal range */
+      return x < -126 ? 0 : exp2(x);
     case V_EXPM1:
       return expm1(x);
     case V_TANH:
@@ -160,6 +170,15 @@ TEST(exp_accuracy) {
   check_specials(V_EXP, "exp");
 }
 
+TEST(exp2_accuracy) {
+  check_range(V_EXP2, "exp2", -150.0f, 128.0f, 400000, 2.5);
+  check_range(V_EXP2, "exp2", -1.0f, 1.0f, 200000, 2.5);
+  check_specials(V_EXP2, "exp2");
+  check_range(V_EXP2_FLUSH, "exp2_flush", -140.0f, 128.0f, 400000, 2.5);
+  check_bits(V_EXP2_FLUSH, "exp2_flush", 0xc2f00000u, 0xc3000000u, 1, 2.5); /* -120 .. -128 */
+  check_specials(V_EXP2_FLUSH, "exp2_flush");
+}
+
 TEST(tanh_accuracy) {
   check_range(V_TANH, "tanh", -12.0f, 12.0f, 400000, 3.0);
   check_range(V_TANH, "tanh", -0.7f, 0.7f, 200000, 3.0);
@@ -220,6 +239,7 @@ int main(void) {
     return 77;
   }
   RUN(exp_accuracy);
+  RUN(exp2_accuracy);
   RUN(tanh_accuracy);
   RUN(logistic_accuracy);
   RUN(log_accuracy);
