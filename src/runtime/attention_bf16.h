@@ -40,10 +40,11 @@ void hr_attn_bf16_pack_keys(const hr_attention_shape *a, const float *kh, int64_
 void hr_attn_bf16_pack_values(const hr_attention_shape *a, const float *vh, int64_t n, int width, uint32_t *vp);
 
 /* The online softmax of the score rows (in base 2: probabilities are powers of two) of queries
- * s0 + i, i < rows, against keys [key0, key0 + nk): row i of the scores at s + i * s_stride floats. Keys after a query (causal) and rows at or
- * past S get zero probabilities. Writes P as pair words (row i at p + i * p_stride words, zero up
- * to the next multiple of HR_ATTN_BF16_KPAD keys), updates the running maximum m and sum l, and
- * sets alpha[i] = 2^(m_old - m_new), the factor for the output accumulated so far. */
+ * s0 + i, i < rows, against keys [key0, key0 + nk): row i of the scores at s + i * s_stride
+ * floats. Keys after a query (causal) and rows at or past S get zero probabilities. Writes P as
+ * pair words (row i at p + i * p_stride words, zero up to the next multiple of HR_ATTN_BF16_KPAD
+ * keys), updates the running maximum m and sum l, and sets alpha[i] = 2^(m_old - m_new), the
+ * factor for the output accumulated so far. */
 void hr_attn_bf16_softmax(const hr_attention_shape *a, const float *s, int64_t s_stride, uint32_t *p,
                           int64_t p_stride, int rows, int64_t s0, int64_t key0, int64_t nk, float *m, float *l,
                           float *alpha);
