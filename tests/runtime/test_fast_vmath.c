@@ -7,7 +7,20 @@
 #include "runtime/vmath.h"
 #include "test.h"
 
-typedef enum vfn { V_EXP, V_EXP2, V_EXP2_FLUSH, V_EXPM1, V_TANH, V_LOGISTIC, V_LOG, V_LOG1P, V_RSQRT, V_ERF, V_SIN, V_COS } vfn;
+typedef enum vfn {
+  V_EXP,
+  V_EXP2,
+  V_EXP2_FLUSH,
+  V_EXPM1,
+  V_TANH,
+  V_LOGISTIC,
+  V_LOG,
+  V_LOG1P,
+  V_RSQRT,
+  V_ERF,
+  V_SIN,
+  V_COS
+} vfn;
 
 /* Applies function `f` to 16 floats. */
 HR_AVX512 static void apply16(vfn f, const float *x, float *y) {
