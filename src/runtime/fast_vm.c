@@ -126,8 +126,8 @@ HR_AVX512 static inline __m512 v_sign(__m512 a) {
 /* GELU's tanh approximation, x * 0.5 * (1 + tanh(c1 * (x + c0 x^3))), in the equal form
  * x / (1 + 2^w) with w = -2 c1 log2(e) (x + c0 x^3) = x (a + b x^2): one power of two and a
  * division instead of tanh, and no cancellation in 1 + tanh for negative x. `a` and `b` are folded
- * from c0 and c1 once, by fuse_gelu. 2^w by hr_v_exp2 (vmath.h), which clamps w to [-150, 128],
- * where 2^w is already 0 or infinity (x = -inf then gives NaN, as the unfused form does). */
+ * from c0 and c1 once, by fuse_gelu. 2^w by hr_v_exp2 (vmath.h), infinite or 0 where 2^w is (x =
+ * -inf then gives NaN, as the unfused form does). */
 HR_AVX512 static inline __m512 v_gelu_tanh(__m512 x, __m512 a, __m512 b) {
   __m512 w = _mm512_mul_ps(x, _mm512_fmadd_ps(b, _mm512_mul_ps(x, x), a));
   return _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1.0f), hr_v_exp2(w)));

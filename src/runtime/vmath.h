@@ -61,28 +61,29 @@ HR_AVX512 static inline __m512 hr_v_exp_flush(__m512 x) {
   return _mm512_maskz_mov_ps(keep, hr_v_exp(_mm512_max_ps(lo, x)));
 }
 
-/* 2^w for w in [-150, 128] (or NaN): 2^n 2^f with n = round(w), |f| <= 1/2, and 2^f by a degree-5
- * polynomial (relative error 9e-8). */
-HR_AVX512 static inline __m512 hr_v_exp2_reduced(__m512 w) {
-  __m512 n = _mm512_roundscale_ps(w, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  __m512 f = _mm512_sub_ps(w, n);
-  __m512 q = HR_VPOLY4(f, 0.6931470036506653f, 0.24022242426872253f, 0.05550733953714371f, 0.009671513922512531f,
-                       0.0013264714507386088f);
-  return _mm512_scalef_ps(_mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f)), n);
+/* 2^f for f = w - floor(w) in [0, 1] by a degree-5 polynomial (relative error 8e-8; exactly 1 at
+ * f = 0). */
+HR_AVX512 static inline __m512 hr_v_exp2_fraction(__m512 w) {
+  __m512 f = _mm512_reduce_ps(w, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+  __m512 q = HR_VPOLY4(f, 0.6931512951850891f, 0.24016444385051727f, 0.05579991638660431f, 0.009017027914524078f,
+                       0.001867131213657558f);
+  return _mm512_fmadd_ps(q, f, _mm512_set1_ps(1.0f));
 }
 
-/* 2^w, w clamped to [-150, 128], where 2^w is already 0 or infinity. */
-HR_AVX512 static inline __m512 hr_v_exp2(__m512 w) {
-  /* min/max return their second operand when either is NaN: NaN survives the clamp. */
-  return hr_v_exp2_reduced(_mm512_max_ps(_mm512_set1_ps(-150.0f), _mm512_min_ps(_mm512_set1_ps(128.0f), w)));
-}
+/* 2^w = 2^floor(w) 2^f: f = w - floor(w) by vreduceps (exact; 0 for infinities and for floats too
+ * large to have a fraction), 2^floor(w) by vscalefps, which floors its exponent operand itself and
+ * gives infinities, denormals and zeros where 2^w has them. Integer w give exact powers of two; NaN
+ * stays NaN. */
+HR_AVX512 static inline __m512 hr_v_exp2(__m512 w) { return _mm512_scalef_ps(hr_v_exp2_fraction(w), w); }
 
 /* 2^w where the result is a normal number (w >= -126), exactly 0 below: as hr_v_exp_flush, for
- * probabilities kept in base 2. */
+ * probabilities kept in base 2 (w is raised to -126 first, so no lane computes a denormal). */
 HR_AVX512 static inline __m512 hr_v_exp2_flush(__m512 w) {
   const __m512 lo = _mm512_set1_ps(-126.0f);
   __mmask16 keep = _mm512_cmp_ps_mask(w, lo, _CMP_NLT_UQ);
-  return _mm512_maskz_mov_ps(keep, hr_v_exp2_reduced(_mm512_max_ps(lo, _mm512_min_ps(_mm512_set1_ps(128.0f), w))));
+  /* max returns its second operand when either is NaN: NaN passes. */
+  __m512 x = _mm512_max_ps(lo, w);
+  return _mm512_maskz_scalef_ps(keep, hr_v_exp2_fraction(x), x);
 }
 
 /* expm1(x) = 2^n p + (2^n - 1) with p = exp(r) - 1: both parts exact up to one rounding while
