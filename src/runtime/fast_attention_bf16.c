@@ -118,9 +118,10 @@ HR_BF16 void hr_attn_bf16_softmax(const hr_attention_shape *a, const float *s, i
     alpha[i] = m[i] == -__builtin_inff() ? 0.0f : _mm512_cvtss_f32(hr_v_exp2_flush(_mm512_set1_ps(m[i] - m_new)));
     __m512 mv = _mm512_set1_ps(m_new), sum = _mm512_setzero_ps();
     for (int64_t j = 0; j < width; j += 32) {
+      /* Keys not visible read as -inf, whose probability hr_v_exp2_flush makes exactly 0. */
       __mmask16 lo = hr_lanes_below(visible - j), hi = hr_lanes_below(visible - j - 16);
-      __m512 p0 = _mm512_maskz_mov_ps(lo, hr_v_exp2_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(lo, sr + j), mv)));
-      __m512 p1 = _mm512_maskz_mov_ps(hi, hr_v_exp2_flush(_mm512_sub_ps(_mm512_maskz_loadu_ps(hi, sr + j + 16), mv)));
+      __m512 p0 = hr_v_exp2_flush(_mm512_sub_ps(_mm512_mask_loadu_ps(ninf, lo, sr + j), mv));
+      __m512 p1 = hr_v_exp2_flush(_mm512_sub_ps(_mm512_mask_loadu_ps(ninf, hi, sr + j + 16), mv));
       sum = _mm512_add_ps(sum, _mm512_add_ps(p0, p1));
       _mm512_storeu_si512(pr + j / 2, (__m512i)_mm512_cvtne2ps_pbh(p1, p0));
     }
@@ -203,10 +204,11 @@ static void query_block(const bf16_attention *k, const bf16_buffers *w, int64_t 
     product(k, rows, a->d / 2, w->q, w->kt + key0 / PANEL * (a->d / 2) * PANEL, panels,
             (int)(nk - (panels - 1) * PANEL), w->s, KB);
     hr_attn_bf16_softmax(a, w->s, KB, w->p, HR_GEMM_A_STRIDE, rows, s0, key0, nk, m, l, alpha);
+    /* The first key block's P V goes straight into O; later ones into ot, then O = alpha O + ot. */
+    float *pv = key0 == 0 ? w->o : w->ot;
     for (int64_t d0 = 0; d0 < a->d; d0 += PANEL)
-      product(k, rows, (nk + 1) / 2, w->p, w->vp + (d0 / PANEL * keys + key0) / 2 * PANEL, 1, PANEL, w->ot + d0,
-              a->d);
-    hr_attn_bf16_accumulate(a, w->o, w->ot, rows, alpha, key0 == 0);
+      product(k, rows, (nk + 1) / 2, w->p, w->vp + (d0 / PANEL * keys + key0) / 2 * PANEL, 1, PANEL, pv + d0, a->d);
+    if (key0 > 0) hr_attn_bf16_accumulate(a, w->o, w->ot, rows, alpha, false);
   }
   hr_attn_bf16_store(a, w->o, l, rows, s0, oh);
 }
