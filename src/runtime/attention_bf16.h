@@ -23,9 +23,9 @@ int64_t hr_attn_bf16_parts(const hr_attention_shape *a, int64_t block, int n_wor
 int64_t hr_attn_bf16_share_keys(const hr_attention_shape *a, int64_t block, int64_t parts, int64_t part,
                                 int64_t align);
 
-/* Query rows [s0, s0 + rows) of one (batch, head) from `qh` (row i at qh + i * q_pos), times the
- * scale and log2(e) (the scores come out in base 2), as D/2 pair words each: row i at q + i *
- * stride words. Rows at or past S are zero. */
+/* Query rows [s0, s0 + rows) of one (batch, head) from `qh` (row i at qh + i * q_pos), times
+ * q_scale (the scores come out in base 2), as D/2 pair words each: row i at q + i * stride words.
+ * Rows at or past S are zero. */
 void hr_attn_bf16_pack_queries(const hr_attention_shape *a, const float *qh, int64_t s0, int rows, int64_t stride,
                                uint32_t *q);
 

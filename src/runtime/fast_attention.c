@@ -65,9 +65,9 @@ typedef struct attention_task {
 } attention_task;
 
 /* Loads the task's queries transposed and scaled into qt (lanes past ns are 0), 16 queries by 16
- * head dims at a time. The scale includes log2(e): the scores come out in base 2, for exp2. */
+ * head dims at a time, by q_scale (which includes log2(e): the scores come out in base 2). */
 HR_AVX512 static void load_queries(const attention_kernel *k, attention_task *t, const float *q) {
-  __m512 sc = _mm512_set1_ps(k->a.scale * (float)M_LOG2E);
+  __m512 sc = _mm512_set1_ps(k->a.q_scale);
   for (int half = 0; half < 2; half++) {
     const float *base = q + (t->s0 + 16 * half) * t->q_pos;
     for (int64_t d0 = 0; d0 < k->a.d; d0 += 16) {
@@ -344,7 +344,10 @@ static bool attention_shape(const hr_op *op, const hr_tensor *const *operands, c
   }
   int64_t o[4] = {a->b, a->s, a->h, a->d};
   a->causal = hr_fast_attr_bool(op, "causal", false);
-  return f32_dims(results[0], 4, o) && hr_fast_attr_float(op, "scale", &a->scale);
+  float scale = 0;
+  if (!f32_dims(results[0], 4, o) || !hr_fast_attr_float(op, "scale", &scale)) return false;
+  a->q_scale = scale * (float)M_LOG2E;
+  return true;
 }
 
 hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,

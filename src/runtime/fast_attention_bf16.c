@@ -56,7 +56,7 @@ HR_BF16 static inline __m512i bf16_pairs(const float *x, __m512 scale) {
 
 HR_BF16 void hr_attn_bf16_pack_queries(const hr_attention_shape *a, const float *qh, int64_t s0, int rows,
                                        int64_t stride, uint32_t *q) {
-  const __m512 scale = _mm512_set1_ps(a->scale * (float)M_LOG2E);
+  const __m512 scale = _mm512_set1_ps(a->q_scale);
   for (int i = 0; i < rows; i++)
     for (int64_t d0 = 0; d0 < a->d; d0 += 32)
       _mm512_storeu_si512(q + i * stride + d0 / 2, s0 + i < a->s ? bf16_pairs(qh + (s0 + i) * a->q_pos + d0, scale)

@@ -146,7 +146,7 @@ hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, con
  * plus h * d, plus `off` for k and v within their operand. */
 typedef struct hr_attention_shape {
   int64_t b, s, t, h, d;
-  float scale;
+  float q_scale; /* the op's scale times log2(e): every kernel's scores come out in base 2 */
   bool causal;
   bool packed;                /* q, k and v are operand 0 */
   int64_t q_pos, q_batch;     /* q rows */

@@ -3,8 +3,8 @@
  *
  * Layer norm computes the mean, then the variance as the mean of squared deviations (the
  * accurate two-pass form), then y = (x - mean) * rstd * scale + bias, four rows at a time (their
- * dependency chains overlap: 29.5 -> 26.5 us for 1024 rows of 256 on the Zen 4). Softmax computes the row
- * maximum, then exp(x - max) into the result with its sum, then scales by 1 / sum. */
+ * dependency chains overlap: 29.5 -> 26.5 us for 1024 rows of 256 on the Zen 4). Softmax
+ * computes the row maximum, then exp(x - max) into the result with its sum, then scales by 1 / sum. */
 #include <math.h>
 
 #include "runtime/fast_internal.h"
