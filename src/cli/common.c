@@ -19,6 +19,10 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     m->bf16 = true;
     return 1;
   }
+  if (strcmp(arg, "--no-batch-split") == 0) {
+    m->no_batch_split = true;
+    return 1;
+  }
   if (strcmp(arg, "--weights") != 0 && strcmp(arg, "--function") != 0 && strcmp(arg, "--threads") != 0) return 0;
   if (!value) {
     fprintf(stderr, "hlorun: %s needs a value\n", arg);

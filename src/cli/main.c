@@ -28,7 +28,8 @@ static const char usage[] =
     "  version\n"
     "\n"
     "model options: --weights W.safetensors, --function NAME, --threads N, --interpret (reference\n"
-    "interpreter), --no-fusion (compile without fusing), --bf16 (matrix products in bf16)\n";
+    "interpreter), --no-fusion (compile without fusing), --bf16 (matrix products in bf16),\n"
+    "--no-batch-split (run large batches whole instead of in cache-sized chunks)\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

@@ -54,7 +54,8 @@ static hr_status open_interpreted(cli_model *m) {
 hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
   memset(m, 0, sizeof *m);
   m->function = args->function ? args->function : "main";
-  hr_exec_options opts = {.num_threads = args->threads, .disable_fusion = args->no_fusion, .bf16 = args->bf16};
+  hr_exec_options opts = {.num_threads = args->threads, .disable_fusion = args->no_fusion, .bf16 = args->bf16,
+                         .disable_batch_split = args->no_batch_split};
   int kind = container_kind(args->path);
   if (kind) {
     if (args->weights) return hr_error(HR_INVALID_ARGUMENT, "%s carries its own weights; drop --weights", args->path);

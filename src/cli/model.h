@@ -14,6 +14,7 @@ typedef struct cli_model_args {
   int threads;          /* 0: all CPUs */
   bool no_fusion;       /* compile without the fusion pass */
   bool bf16;            /* matrix products in bf16 (opt-in) */
+  bool no_batch_split;  /* run large batches whole (no batch split) */
 } cli_model_args;
 
 typedef struct cli_model {

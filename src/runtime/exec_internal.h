@@ -17,6 +17,12 @@ typedef struct hr_exec_stats {
 
 hr_exec_stats hr_executable_stats(const hr_executable *e);
 
+/* hr_executable_run over `chunks` (>= 1) consecutive runs: each input and output has dimension 0
+ * `chunks` times as long as compiled (its bytes `chunks` times as many), and run c reads and
+ * writes the c-th equal slice of each (a batch split, compiler/split.h). */
+hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *const *inputs, int num_inputs,
+                                   hr_tensor ***outputs, int *num_outputs);
+
 /* The spec of a tensor type (a zeroed spec, dtype HR_DTYPE_INVALID, for other types). */
 hr_tensor_spec hr_spec_of_type(const hr_type *t);
 /* The tensor type of a spec. */

@@ -28,7 +28,9 @@
  * Running points the input slots at the inputs, then runs the steps in order. A reference
  * kernel's results are zero-filled first (those kernels expect zero-filled results); a fast
  * kernel writes every element itself. Results are copied into new tensors at the end. Nothing is
- * allocated per run but those (and what reference kernels allocate internally).
+ * allocated per run but those (and what reference kernels allocate internally). A chunked run
+ * (hr_executable_run_chunks, a batch split) does this once per chunk on consecutive slices of
+ * the inputs, copying each chunk's results into its slice of the outputs.
  *
  * Wrapped steps. Two kinds of ops cannot be called this way: the control-flow kernels that create
  * their own results (func.call, while, if, case), and ops whose regions read values of main
@@ -1014,32 +1016,45 @@ void hr_executable_free(hr_executable *e) {
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Checks the inputs against the compiled specs: same dtype and shape exactly, consistent data. */
-static hr_status check_inputs(const hr_executable *e, hr_tensor *const *inputs, int n) {
+/* The spec of `chunks` runs of an input or output: dimension 0 `chunks` times as long (false
+ * when that overflows, or a spec of rank 0 is chunked). */
+static bool chunked_spec(const hr_tensor_spec *one, int64_t chunks, hr_tensor_spec *out) {
+  *out = *one;
+  if (chunks == 1) return true;
+  if (one->shape.rank == 0 || one->shape.dims[0] > INT64_MAX / chunks) return false;
+  out->shape.dims[0] *= chunks;
+  return true;
+}
+
+static hr_status check_inputs(const hr_executable *e, hr_tensor *const *inputs, int n, int64_t chunks) {
   if (n != e->n_inputs)
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s takes %d inputs, %d given", e->main->name, e->n_inputs, n);
   for (int i = 0; i < n; i++) {
     const hr_tensor *t = inputs[i];
     if (!t) return hr_error(HR_INVALID_ARGUMENT, "input %d is missing", i);
-    hr_tensor_spec got = {t->dtype, t->shape};
-    if (!hr_spec_equal(&got, &e->input_specs[i])) {
+    hr_tensor_spec got = {t->dtype, t->shape}, want;
+    if (!chunked_spec(&e->input_specs[i], chunks, &want))
+      return hr_error(HR_INVALID_ARGUMENT, "input %d cannot be split into %lld chunks", i, (long long)chunks);
+    if (!hr_spec_equal(&got, &want)) {
       char what[64];
       snprintf(what, sizeof what, "input %d (parameter %d of @main)", i, e->input_params[i]);
-      return hr_spec_mismatch(what, &got, &e->input_specs[i]);
+      return hr_spec_mismatch(what, &got, &want);
     }
     const slot *s = &e->slots[e->input_params[i]];
-    if (t->nbytes != s->view.nbytes || (t->nbytes && !t->data))
-      return hr_error(HR_INVALID_ARGUMENT, "input %d has %zu bytes of data, its shape needs %zu", i,
-                      t->data ? t->nbytes : 0, s->view.nbytes);
+    if (t->nbytes / (size_t)chunks != s->view.nbytes || t->nbytes % (size_t)chunks != 0 || (t->nbytes && !t->data))
+      return hr_error(HR_INVALID_ARGUMENT, "input %d has %zu bytes of data, its shape needs %zu x %lld", i,
+                      t->data ? t->nbytes : 0, s->view.nbytes, (long long)chunks);
   }
   return NULL;
 }
 
-/* Points the input slots at the caller's tensors (NULL: detaches them after a run). Empty inputs
- * without data point at the arena, so kernels never see a NULL buffer. */
-static void bind_inputs(hr_executable *e, hr_tensor *const *inputs) {
+/* Points the input slots at chunk `c` of the caller's tensors (NULL: detaches them after a run).
+ * Empty inputs without data point at the arena, so kernels never see a NULL buffer. */
+static void bind_inputs(hr_executable *e, hr_tensor *const *inputs, int64_t c) {
   for (int i = 0; i < e->n_inputs; i++) {
-    void *data = inputs ? inputs[i]->data : NULL;
-    e->slots[e->input_params[i]].view.data = inputs && !data ? e->arena : data;
+    slot *s = &e->slots[e->input_params[i]];
+    char *data = inputs ? inputs[i]->data : NULL;
+    s->view.data = !inputs ? NULL : data ? (void *)(data + (size_t)c * s->view.nbytes) : (void *)e->arena;
   }
 }
 
@@ -1100,33 +1115,36 @@ static hr_status run_steps(hr_executable *e) {
   return NULL;
 }
 
-/* A new tensor (freed by hr_tensor_free) holding a copy of `v`. Unlike hr_tensor_create it does
- * not zero-fill first, and it advises huge pages for large outputs, so that a fresh buffer costs
- * few page faults. */
-static hr_status copy_output(const hr_executable *e, const hr_tensor *v, hr_tensor **out) {
+/* A new tensor (freed by hr_tensor_free) of spec `spec` and `nbytes` bytes, not zero-filled
+ * (unlike hr_tensor_create): the run writes all of it. Large ones get huge pages advised, so that
+ * a fresh buffer costs few page faults. */
+static hr_status new_output(const hr_executable *e, const hr_tensor_spec *spec, size_t nbytes, hr_tensor **out) {
   const hr_allocator *a = e->allocator;
   hr_tensor *t = a->alloc(a->ctx, sizeof *t, _Alignof(hr_tensor));
-  void *data = t ? a->alloc(a->ctx, v->nbytes ? v->nbytes : 1, BUFFER_ALIGN) : NULL;
+  void *data = t ? a->alloc(a->ctx, nbytes ? nbytes : 1, BUFFER_ALIGN) : NULL;
   if (!data) {
     if (t) a->free(a->ctx, t);
-    return hr_error(HR_OUT_OF_MEMORY, "cannot allocate an output of %zu bytes", v->nbytes);
+    return hr_error(HR_OUT_OF_MEMORY, "cannot allocate an output of %zu bytes", nbytes);
   }
-  if (v->nbytes >= HUGE_PAGE) advise_huge_pages(data, v->nbytes);
-  if (v->nbytes) memcpy(data, v->data, v->nbytes);
-  *t = (hr_tensor){.dtype = v->dtype, .shape = v->shape, .data = data, .nbytes = v->nbytes, .allocator = a};
+  if (nbytes >= HUGE_PAGE) advise_huge_pages(data, nbytes);
+  *t = (hr_tensor){.dtype = spec->dtype, .shape = spec->shape, .data = data, .nbytes = nbytes, .allocator = a};
   *out = t;
   return NULL;
 }
 
-/* Copies the returned values into new tensors (the array with the default allocator, as
- * hr_tensors_free expects). */
-static hr_status copy_outputs(const hr_executable *e, hr_tensor ***outputs) {
+/* New output tensors for `chunks` runs (the array with the default allocator, as hr_tensors_free
+ * expects). */
+static hr_status new_outputs(const hr_executable *e, int64_t chunks, hr_tensor ***outputs) {
   const hr_allocator *da = hr_default_allocator();
   size_t n = e->n_outputs ? (size_t)e->n_outputs : 1;
   hr_tensor **outs = da->alloc(da->ctx, n * sizeof *outs, 16);
   if (!outs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
   for (int i = 0; i < e->n_outputs; i++) {
-    hr_status s = copy_output(e, &e->slots[e->output_slots[i]].view, &outs[i]);
+    size_t one = e->slots[e->output_slots[i]].view.nbytes;
+    hr_tensor_spec spec;
+    bool fits = chunked_spec(&e->output_specs[i], chunks, &spec) && one <= SIZE_MAX / (size_t)chunks;
+    hr_status s = fits ? new_output(e, &spec, one * (size_t)chunks, &outs[i])
+                       : hr_error(HR_INVALID_ARGUMENT, "output %d cannot be split into %lld chunks", i, (long long)chunks);
     if (s) {
       hr_tensors_free(outs, i);
       return s;
@@ -1136,22 +1154,48 @@ static hr_status copy_outputs(const hr_executable *e, hr_tensor ***outputs) {
   return NULL;
 }
 
-hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
-                            int *num_outputs) {
+/* Copies the returned values into chunk `c` of the outputs. */
+static void copy_outputs(const hr_executable *e, hr_tensor **outputs, int64_t c) {
+  for (int i = 0; i < e->n_outputs; i++) {
+    const hr_tensor *v = &e->slots[e->output_slots[i]].view;
+    if (v->nbytes) memcpy((char *)outputs[i]->data + (size_t)c * v->nbytes, v->data, v->nbytes);
+  }
+}
+
+hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *const *inputs, int num_inputs,
+                                   hr_tensor ***outputs, int *num_outputs) {
   *outputs = NULL;
   *num_outputs = 0;
   if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
-  HR_TRY(check_inputs(e, inputs, num_inputs));
-  if (atomic_flag_test_and_set(&e->running))
+  if (chunks < 1) return hr_error(HR_INVALID_ARGUMENT, "%lld chunks", (long long)chunks);
+  HR_TRY(check_inputs(e, inputs, num_inputs, chunks));
+  hr_tensor **outs = NULL;
+  HR_TRY(new_outputs(e, chunks, &outs));
+  if (atomic_flag_test_and_set(&e->running)) {
+    hr_tensors_free(outs, e->n_outputs);
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
                     e->main->name);
-  bind_inputs(e, inputs);
-  hr_status s = run_steps(e);
-  if (!s) s = copy_outputs(e, outputs);
-  bind_inputs(e, NULL);
+  }
+  hr_status s = NULL;
+  for (int64_t c = 0; !s && c < chunks; c++) {
+    bind_inputs(e, inputs, c);
+    s = run_steps(e);
+    if (!s) copy_outputs(e, outs, c);
+  }
+  bind_inputs(e, NULL, 0);
   atomic_flag_clear(&e->running);
-  if (!s) *num_outputs = e->n_outputs;
-  return s;
+  if (s) {
+    hr_tensors_free(outs, e->n_outputs);
+    return s;
+  }
+  *outputs = outs;
+  *num_outputs = e->n_outputs;
+  return NULL;
+}
+
+hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
+                            int *num_outputs) {
+  return hr_executable_run_chunks(e, 1, inputs, num_inputs, outputs, num_outputs);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

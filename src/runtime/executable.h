@@ -28,6 +28,12 @@ const hr_tensor *hr_executable_bound(const hr_executable *e, int param);
 const hr_tensor *hr_program_bound(const hr_program *p, int param);
 hr_weights *hr_program_weights(const hr_program *p);
 
+/* How hr_program_run compiles a call with the runtime inputs' specs: *full is the function
+ * specialized for them; when a batch split applies, *part is it specialized for 1 / *chunks of
+ * the batch (*chunks >= 2), else NULL with *chunks = 1. The caller frees both modules. */
+hr_status hr_program_plan_split(hr_program *p, const hr_tensor_spec *inputs, hr_module **full, hr_module **part,
+                                int64_t *chunks);
+
 /* A folder that evaluates ops with the interpreter's kernels (for hr_specialize). */
 hr_folder hr_interp_folder(void);
 

@@ -9,10 +9,14 @@
  * point into the weight set the executable retains.
  *
  * Running looks the inputs' shapes and dtypes up in a cache of executables, compiling and inserting
- * one on a miss (JIT). The cache is bounded (CACHE_CAPACITY entries, least recently used evicted);
- * a mutex guards it, and each entry carries a mutex that serialises runs of its executable (which
- * is not reentrant) plus a count of the threads using it, so that an entry in use is never
- * evicted. When every entry is in use the new executable runs uncached and is freed afterwards.
+ * one on a miss (JIT). A miss at a batch B >= 2 (hr_program_plan_split) may compile for a divisor
+ * m of B instead, when the largest intermediate at batch B exceeds SPLIT_MAX_BYTES and the
+ * compiler proves the function splits (compiler/split.h); the entry then runs B / m chunks per
+ * call (hr_executable_run_chunks). The cache is bounded (CACHE_CAPACITY entries, least recently
+ * used evicted); a mutex guards it, and each entry carries a mutex that serialises runs of its
+ * executable (which is not reentrant) plus a count of the threads using it, so that an entry in
+ * use is never evicted. When every entry is in use the new executable runs uncached and is freed
+ * afterwards.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,7 +24,15 @@
 #include <string.h>
 
 #include "compiler/fuse.h"
+#include "compiler/split.h"
 #include "runtime/exec_internal.h"
+
+/* A batch split keeps the largest intermediate of a run at most this size: two of those (an op's
+ * input and output) then stay within this CPU class's L2 + L3 share per core. */
+#define SPLIT_MAX_BYTES ((size_t)4 << 20)
+/* The largest all-constant result the two specializations a batch split compares fold: shape
+ * vectors (HR_MAX_RANK 64-bit integers). */
+#define SPLIT_FOLD_BYTES ((size_t)HR_MAX_RANK * 8)
 
 enum {
   CACHE_CAPACITY = 64,
@@ -30,7 +42,8 @@ enum {
 /* One cached executable, keyed by the input specs it was compiled for. */
 typedef struct cache_entry {
   hr_tensor_spec *specs; /* one per runtime input */
-  hr_executable *exe;
+  hr_executable *exe;       /* compiled for the specs, or for 1 / chunks of their batch */
+  int64_t chunks;           /* runs of exe per call (a batch split, compiler/split.h), or 1 */
   pthread_mutex_t run_lock; /* held while the executable runs */
   int users;                /* threads holding the entry (guarded by the program's lock) */
   uint64_t last_used;       /* program clock at the latest lookup (guarded likewise) */
@@ -251,30 +264,120 @@ static hr_status argument_types(const hr_program *p, const hr_tensor_spec *input
   return NULL;
 }
 
-hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out) {
-  *out = NULL;
-  if (num_inputs != p->n_inputs)
-    return hr_error(HR_INVALID_ARGUMENT, "@%s takes %d runtime inputs, %d specs given", p->fn->name, p->n_inputs,
-                    num_inputs);
-  if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "input specs missing");
-  for (int i = 0; i < num_inputs; i++) HR_TRY(check_input_spec(p, i, &inputs[i]));
+/* Specializes the entry function for the runtime inputs' specs, folding all-constant results of
+ * up to `max_fold_bytes` (0: the specializer's default). */
+static hr_status specialize(hr_program *p, const hr_tensor_spec *inputs, size_t max_fold_bytes, hr_module **out) {
   hr_type *types = NULL;
   HR_TRY(argument_types(p, inputs, &types));
   hr_folder folder = hr_interp_folder();
-  hr_module *specialized = NULL;
-  hr_status s = hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, &specialized);
+  folder.max_fold_bytes = max_fold_bytes;
+  hr_status s = hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, out);
   p->allocator->free(p->allocator->ctx, types);
-  if (s) return s;
+  return s;
+}
+
+/* Fuses a specialized module (ownership passes) and plans its executable. */
+static hr_status build(hr_program *p, hr_module *specialized, hr_executable **out) {
   if (!p->opts.disable_fusion) {
     hr_fuse_options fo = {.allocator = p->allocator, .bound = p->bound, .n_bound = p->fn->n_args,
                           .max_joined_bytes = HR_EXEC_FOLD_MAX_BYTES};
-    s = hr_fuse(specialized, &fo);
+    hr_status s = hr_fuse(specialized, &fo);
     if (s) {
       hr_module_free(specialized);
       return s;
     }
   }
   return hr_executable_create(specialized, p->bound, p->weights, &p->opts, out);
+}
+
+/* Checks the specs given for compiling. */
+static hr_status check_specs(const hr_program *p, const hr_tensor_spec *inputs, int num_inputs) {
+  if (num_inputs != p->n_inputs)
+    return hr_error(HR_INVALID_ARGUMENT, "@%s takes %d runtime inputs, %d specs given", p->fn->name, p->n_inputs,
+                    num_inputs);
+  if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "input specs missing");
+  for (int i = 0; i < num_inputs; i++) HR_TRY(check_input_spec(p, i, &inputs[i]));
+  return NULL;
+}
+
+hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out) {
+  *out = NULL;
+  HR_TRY(check_specs(p, inputs, num_inputs));
+  hr_module *specialized = NULL;
+  HR_TRY(specialize(p, inputs, 0, &specialized));
+  return build(p, specialized, out);
+}
+
+/* The batch of the inputs when a batch split may apply: every runtime input's dimension 0
+ * dynamic in the program and the same size here, at least 2; else 0. */
+static int64_t split_candidate(const hr_program *p, const hr_tensor_spec *inputs) {
+  if (p->opts.disable_batch_split || p->n_inputs == 0) return 0;
+  int64_t batch = 0;
+  for (int i = 0; i < p->n_inputs; i++) {
+    const hr_tensor_spec *declared = &p->input_specs[i];
+    if (declared->shape.rank == 0 || declared->shape.dims[0] != HR_DYNAMIC) return 0;
+    if (i > 0 && inputs[i].shape.dims[0] != batch) return 0;
+    batch = inputs[i].shape.dims[0];
+  }
+  return batch >= 2 ? batch : 0;
+}
+
+hr_status hr_program_plan_split(hr_program *p, const hr_tensor_spec *inputs, hr_module **full, hr_module **part,
+                                int64_t *chunks) {
+  *full = *part = NULL;
+  *chunks = 1;
+  int64_t batch = split_candidate(p, inputs);
+  HR_TRY(specialize(p, inputs, 0, full));
+  if (batch == 0) return NULL;
+  const hr_allocator *a = p->allocator;
+  size_t n_params = (size_t)p->fn->n_args;
+  bool *is_input = a->alloc(a->ctx, n_params ? n_params : 1, 1);
+  if (!is_input) return NULL; /* no split: the full module stands */
+  for (size_t k = 0; k < n_params; k++) is_input[k] = !p->bound[k];
+  int64_t m = hr_split_batch(*full, is_input, batch, SPLIT_MAX_BYTES, a);
+  a->free(a->ctx, is_input);
+  if (m == batch) return NULL;
+  hr_tensor_spec *part_specs = a->alloc(a->ctx, (size_t)p->n_inputs * sizeof *part_specs, _Alignof(hr_tensor_spec));
+  if (!part_specs) return NULL;
+  for (int i = 0; i < p->n_inputs; i++) {
+    part_specs[i] = inputs[i];
+    part_specs[i].shape.dims[0] = m;
+  }
+  /* The two programs compared fold only small (shape) values: whether a larger all-constant value
+   * is folded depends on its size, so on the batch, and would make them differ. The executable
+   * folds such values when it is created anyway. */
+  hr_module *check = NULL;
+  hr_status s = specialize(p, part_specs, SPLIT_FOLD_BYTES, part);
+  a->free(a->ctx, part_specs);
+  if (!s) s = specialize(p, inputs, SPLIT_FOLD_BYTES, &check);
+  if (!s) s = hr_split_check(check, *part, batch / m, a);
+  if (check) hr_module_free(check);
+  if (s) { /* not provably per example: the call runs whole */
+    hr_status_free(s);
+    if (*part) hr_module_free(*part);
+    *part = NULL;
+    return NULL;
+  }
+  *chunks = batch / m;
+  return NULL;
+}
+
+/* Compiles for the inputs' specs, split into *chunks runs of a smaller batch when that applies
+ * (hr_program_plan_split). */
+static hr_status compile_split(hr_program *p, const hr_tensor_spec *inputs, hr_executable **out, int64_t *chunks) {
+  *out = NULL;
+  hr_module *full, *part;
+  HR_TRY(hr_program_plan_split(p, inputs, &full, &part, chunks));
+  if (part) {
+    hr_status s = build(p, part, out);
+    if (!s) {
+      hr_module_free(full);
+      return NULL;
+    }
+    hr_status_free(s); /* the whole call reports its own error, if it has one */
+    *chunks = 1;
+  }
+  return build(p, full, out);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -342,7 +445,8 @@ static hr_status compile_entry(hr_program *p, hr_tensor *const *inputs, cache_en
   c->users = 1;
   c->last_used = 0;
   c->cached = false;
-  hr_status s = hr_program_compile(p, specs, p->n_inputs, &c->exe);
+  c->chunks = 1;
+  hr_status s = compile_split(p, specs, &c->exe, &c->chunks);
   if (s) {
     entry_free(a, c);
     return s;
@@ -399,7 +503,7 @@ hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs
   cache_entry *c = NULL;
   HR_TRY(acquire_entry(p, inputs, &c));
   pthread_mutex_lock(&c->run_lock);
-  hr_status s = hr_executable_run(c->exe, inputs, num_inputs, outputs, num_outputs);
+  hr_status s = hr_executable_run_chunks(c->exe, c->chunks, inputs, num_inputs, outputs, num_outputs);
   pthread_mutex_unlock(&c->run_lock);
   release_entry(p, c);
   return s;

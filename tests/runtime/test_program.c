@@ -11,9 +11,11 @@
 #include <time.h>
 
 #include "base/weights.h"
+#include "compiler/split.h"
 #include "ir/ir.h"
 #include "runtime/elem.h"
 #include "runtime/exec_internal.h"
+#include "runtime/executable.h"
 #include "test.h"
 #include "same_outputs.h"
 
@@ -248,6 +250,98 @@ TEST(input_errors) {
   hr_program_free(p);
 }
 
+/* A residual MLP with a dynamic batch, x + tanh(x up) down, whose hidden layer takes 4 KiB per
+ * example: at batch 3072 (12 MiB) a JIT call runs as 3 chunks of 1024 examples. */
+static const char *const mlp_mlir =
+    "func.func public @main(%up: tensor<64x1024xf32> {jax.arg_info = \"params['mlp']['up']\"},\n"
+    "    %down: tensor<1024x64xf32> {jax.arg_info = \"params['mlp']['down']\"},\n"
+    "    %x: tensor<?x64xf32> {jax.arg_info = \"x\"}) -> tensor<?x64xf32> {\n"
+    "  %h = stablehlo.dot_general %x, %up, contracting_dims = [1] x [0] : (tensor<?x64xf32>, tensor<64x1024xf32>) -> "
+    "tensor<?x1024xf32>\n"
+    "  %a = stablehlo.tanh %h : tensor<?x1024xf32>\n"
+    "  %o = stablehlo.dot_general %a, %down, contracting_dims = [1] x [0] : (tensor<?x1024xf32>, tensor<1024x64xf32>) "
+    "-> tensor<?x64xf32>\n"
+    "  %y = stablehlo.add %x, %o : tensor<?x64xf32>\n"
+    "  return %y : tensor<?x64xf32>\n"
+    "}\n";
+
+/* The MLP program with its weights; `split`: batch splits allowed. */
+static hr_program *mlp_program(bool split) {
+  size_t n = (size_t)2 * 64 * 1024;
+  float *backing = malloc(n * sizeof *backing);
+  if (!backing) return NULL;
+  for (size_t i = 0; i < n; i++) backing[i] = (float)((int)(i % 7) - 3) * 0.01f;
+  hr_weights *w = NULL;
+  CHECK_OK(hr_weights_create(NULL, 2, backing, n * sizeof *backing, release_heap, &w));
+  hr_shape us = {.rank = 2, .dims = {64, 1024}}, ds = {.rank = 2, .dims = {1024, 64}};
+  if (w) CHECK_OK(hr_weights_add(w, "mlp.up", HR_F32, &us, backing, n * 2));
+  if (w) CHECK_OK(hr_weights_add(w, "mlp.down", HR_F32, &ds, backing + n / 2, n * 2));
+  hr_exec_options opts = {.disable_batch_split = !split};
+  hr_program *p = NULL;
+  hr_module *m = parse(mlp_mlir);
+  if (m && w) CHECK_OK(hr_program_create(m, NULL, w, &opts, &p));
+  return p;
+}
+
+/* The chunks hr_program_run would run a call with input spec `x` in (1: whole); also checks the
+ * part's batch. */
+static int64_t planned_chunks(hr_program *p, hr_tensor_spec x) {
+  hr_module *full = NULL, *part = NULL;
+  int64_t chunks = 0;
+  CHECK_OK(hr_program_plan_split(p, &x, &full, &part, &chunks));
+  CHECK(full != NULL);
+  CHECK((part != NULL) == (chunks > 1));
+  if (part) {
+    const hr_func *fn = hr_module_find_func(part, "main");
+    CHECK(fn && fn->body.args[2].type.shape.dims[0] * chunks == x.shape.dims[0]);
+  }
+  hr_module_free(full);
+  hr_module_free(part);
+  return chunks;
+}
+
+TEST(batch_split_runs_large_batches_in_chunks) {
+  hr_program *p = mlp_program(true), *whole = mlp_program(false);
+  if (!p || !whole) {
+    hr_program_free(p);
+    hr_program_free(whole);
+    return;
+  }
+  hr_tensor_spec big = {HR_F32, {2, {3072, 64}}}, small = {HR_F32, {2, {64, 64}}};
+  CHECK_EQ_INT(planned_chunks(p, big), 3);     /* 12 MiB hidden: chunks of 1024 examples (4 MiB) */
+  CHECK_EQ_INT(planned_chunks(p, small), 1);   /* 256 KiB: whole */
+  CHECK_EQ_INT(planned_chunks(whole, big), 1); /* disable_batch_split */
+  /* The chunked run computes what the whole one does, bit for bit, and stays one cache entry. */
+  int64_t dx[2] = {3072, 64};
+  hr_tensor *x = f32_tensor(2, dx, 3);
+  hr_tensor **got = NULL, **want = NULL, **again = NULL;
+  int n_got = 0, n_want = 0, n_again = 0;
+  CHECK_OK(hr_program_run(p, &x, 1, &got, &n_got));
+  CHECK_OK(hr_program_run(whole, &x, 1, &want, &n_want));
+  CHECK_OK(hr_program_run(p, &x, 1, &again, &n_again));
+  if (got && want) check_same_outputs(got, n_got, want, n_want, "chunked vs whole");
+  if (got && again) check_same_outputs(again, n_again, got, n_got, "second chunked run");
+  CHECK_EQ_INT(hr_program_cache_size(p), 1);
+  /* A chunked entry still rejects inputs of another size (a cache miss compiles for them). */
+  hr_executable *e = NULL;
+  CHECK_OK(hr_program_compile(p, &small, 1, &e));
+  if (e) {
+    hr_tensor **out = NULL;
+    int n_out = 0;
+    hr_status s = hr_executable_run_chunks(e, 3, &x, 1, &out, &n_out); /* 3 x 64 rows != 3072 */
+    CHECK(s != NULL && hr_status_code(s) == HR_INVALID_ARGUMENT);
+    hr_status_free(s);
+    CHECK(out == NULL && n_out == 0);
+  }
+  hr_executable_free(e);
+  hr_tensors_free(got, n_got);
+  hr_tensors_free(want, n_want);
+  hr_tensors_free(again, n_again);
+  hr_tensor_free(x);
+  hr_program_free(p);
+  hr_program_free(whole);
+}
+
 TEST(compiled_executable_outlives_program) {
   hr_program *p = dense_program();
   if (!p) return;
@@ -407,6 +501,135 @@ TEST(polymorphic_conformance_programs) {
   CHECK(compiled > 0);
 }
 
+/* Whether an op of `b` (or of its ops' regions) reads `v`. */
+static bool block_reads(const hr_block *b, const hr_value *v) {
+  for (int i = 0; i < b->n_ops; i++) {
+    const hr_op *op = b->ops[i];
+    for (int k = 0; k < op->n_operands; k++)
+      if (op->operands[k] == v) return true;
+    for (int r = 0; r < op->n_regions; r++)
+      if (block_reads(&op->regions[r], v)) return true;
+  }
+  return false;
+}
+
+/* @main of `m` specialized with dimension 0 `batch` where it is dynamic and other dynamic
+ * dimensions 3 (folding as hr_program_plan_split does); tensor parameters of static dimension 0
+ * stand for weights. Scalar integer parameters are dimension variables (`hlorun check` passes
+ * them the dimension); the function must not read them once specialized, since the split check
+ * takes parameters of equal types for equal values. NULL when that fails, or no parameter has a
+ * dynamic dimension 0. */
+static hr_module *specialized_at_batch(const hr_module *m, int64_t batch) {
+  const hr_func *fn = hr_module_find_func(m, "main");
+  if (!fn || fn->n_args == 0 || fn->n_args > 16) return NULL;
+  hr_type types[16];
+  for (int i = 0; i < fn->n_args; i++) {
+    types[i] = fn->body.args[i].type;
+    if (types[i].kind != HR_TYPE_TENSOR) return NULL;
+    if (types[i].shape.rank == 0) continue; /* a dimension variable */
+    if (types[i].shape.dims[0] == HR_DYNAMIC) types[i].shape.dims[0] = batch; /* else a weight, as if bound */
+    for (int d = 1; d < types[i].shape.rank; d++)
+      if (types[i].shape.dims[d] == HR_DYNAMIC) types[i].shape.dims[d] = 3;
+  }
+  bool batched = false;
+  for (int i = 0; i < fn->n_args; i++)
+    batched |= fn->body.args[i].type.shape.rank > 0 && fn->body.args[i].type.shape.dims[0] == HR_DYNAMIC;
+  if (!batched) return NULL;
+  hr_folder folder = hr_interp_folder();
+  folder.max_fold_bytes = HR_MAX_RANK * 8;
+  hr_module *out = NULL;
+  hr_status s = hr_specialize(m, "main", types, fn->n_args, &folder, NULL, &out);
+  hr_status_free(s);
+  const hr_func *sf = out ? hr_module_find_func(out, "main") : NULL;
+  for (int i = 0; sf && i < sf->n_args; i++)
+    if (sf->body.args[i].type.shape.rank == 0 && block_reads(&sf->body, &sf->body.args[i])) {
+      hr_module_free(out);
+      return NULL;
+    }
+  return out;
+}
+
+/* A view of rows [c n / chunks, (c + 1) n / chunks) of `t` (dimension 0 n). */
+static hr_tensor chunk_view(const hr_tensor *t, int64_t chunks, int64_t c) {
+  hr_tensor v = *t;
+  v.shape.dims[0] /= chunks;
+  v.nbytes /= (size_t)chunks;
+  v.data = (char *)t->data + (size_t)c * v.nbytes;
+  v.allocator = NULL;
+  return v;
+}
+
+/* For one polymorphic conformance program whose every parameter has a dynamic dimension 0: when
+ * the split check lets batch 4 run as 2 chunks of 2, the interpreter's results at batch 4 must
+ * equal, chunk by chunk and bit for bit, its results for each half of the inputs at batch 2.
+ * Returns whether the check allowed the split (-1: not applicable). */
+static int check_corpus_split(const char *path, const char *name) {
+  hr_module *m = NULL;
+  CHECK_OK(hr_module_parse_file(path, NULL, &m));
+  hr_module *full = m ? specialized_at_batch(m, 4) : NULL, *part = m ? specialized_at_batch(m, 2) : NULL;
+  int verdict = -1;
+  if (full && part) {
+    hr_status s = hr_split_check(full, part, 2, hr_default_allocator());
+    verdict = s == NULL;
+    hr_status_free(s);
+  }
+  const hr_func *fn = full ? hr_module_find_func(full, "main") : NULL;
+  const hr_func *part_fn = part ? hr_module_find_func(part, "main") : NULL;
+  hr_tensor *in[16] = {0};
+  hr_tensor **want = NULL;
+  int n_want = 0;
+  if (verdict == 1) {
+    for (int i = 0; i < fn->n_args; i++) in[i] = generated_input(fn, i, 4);
+    CHECK_OK(hr_module_run(full, "main", in, fn->n_args, NULL, &want, &n_want));
+  }
+  for (int64_t c = 0; want && c < 2; c++) {
+    hr_tensor views[16], *args[16];
+    for (int i = 0; i < fn->n_args; i++) { /* dimension variables (unread) and weights passed whole */
+      bool rows = in[i]->shape.rank > 0 && part_fn->body.args[i].type.shape.dims[0] != in[i]->shape.dims[0];
+      views[i] = rows ? chunk_view(in[i], 2, c) : *in[i];
+      args[i] = &views[i];
+    }
+    hr_tensor **got = NULL;
+    int n_got = 0;
+    CHECK_OK(hr_module_run(part, "main", args, fn->n_args, NULL, &got, &n_got));
+    for (int k = 0; got && k < n_got && k < n_want; k++) {
+      hr_tensor w = chunk_view(want[k], 2, c);
+      if (!tensors_identical(got[k], &w)) {
+        fprintf(stderr, "%s: the split check allowed a split, but chunk %lld of result %d differs\n", name,
+                (long long)c, k);
+        test_failures_++;
+      }
+    }
+    hr_tensors_free(got, n_got);
+  }
+  hr_tensors_free(want, n_want);
+  for (int i = 0; fn && i < fn->n_args; i++) hr_tensor_free(in[i]);
+  hr_module_free(full);
+  hr_module_free(part);
+  hr_module_free(m);
+  return verdict;
+}
+
+/* The batch split check over the polymorphic conformance programs: sound wherever it says yes. */
+TEST(batch_split_is_sound_on_conformance_programs) {
+  const char *src = getenv("HLORUN_SOURCE_DIR");
+  char dir[4096], path[8192];
+  snprintf(dir, sizeof dir, "%s/../shared/conformance/stablehlo-testdata", src ? src : ".");
+  DIR *d = opendir(dir);
+  if (!d) return; /* the corpus is absent, as in a user's clone */
+  int split = 0, whole = 0;
+  for (struct dirent *ent = readdir(d); ent; ent = readdir(d)) {
+    size_t len = strlen(ent->d_name);
+    if (len < 13 || strcmp(ent->d_name + len - 13, "_dynamic.mlir") != 0) continue;
+    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
+    int verdict = check_corpus_split(path, ent->d_name);
+    split += verdict == 1;
+    whole += verdict == 0;
+  }
+  closedir(d);
+  printf("batch split on polymorphic conformance programs: %d split (results equal), %d not split\n", split, whole);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* TinyTransformer                                                                                 */
 /* ---------------------------------------------------------------------------------------------- */
@@ -463,6 +686,41 @@ static void report_plans(hr_program *p) {
   }
 }
 
+/* The TinyTransformer at batch 16 (the tokens' rows repeated): planned as 4 chunks of 4 (its
+ * ffn activations, 1 MiB per sequence, exceed the split size at 16) and each repeat of the
+ * logits within 1e-4 of the reference. */
+static void check_split_batch(hr_program *p, const hr_tensor *tokens, const hr_tensor *ref) {
+  int64_t rows = tokens->shape.dims[0];
+  if (16 % rows != 0) return;
+  hr_shape s16 = tokens->shape;
+  s16.dims[0] = 16;
+  hr_tensor *t16 = NULL;
+  CHECK_OK(hr_tensor_create(NULL, tokens->dtype, &s16, 0, &t16));
+  if (!t16) return;
+  for (int64_t r = 0; r < 16 / rows; r++) memcpy((char *)t16->data + r * tokens->nbytes, tokens->data, tokens->nbytes);
+  hr_tensor_spec spec = {t16->dtype, t16->shape};
+  hr_module *full = NULL, *part = NULL;
+  int64_t chunks = 0;
+  CHECK_OK(hr_program_plan_split(p, &spec, &full, &part, &chunks));
+  CHECK_EQ_INT(chunks, 4);
+  hr_module_free(full);
+  hr_module_free(part);
+  hr_tensor **out = NULL;
+  int n = 0;
+  CHECK_OK(hr_program_run(p, &t16, 1, &out, &n));
+  for (int64_t r = 0; out && n == 1 && r < 16 / rows; r++) {
+    hr_tensor block = *out[0];
+    block.shape.dims[0] = rows;
+    block.nbytes = ref->nbytes;
+    block.data = (char *)out[0]->data + r * ref->nbytes;
+    double diff = max_abs_diff(&block, ref);
+    if (r == 0) printf("tiny_transformer batch 16 in %lld chunks: max |diff| %.3g\n", (long long)chunks, diff);
+    CHECK(diff < 1e-4);
+  }
+  hr_tensors_free(out, n);
+  hr_tensor_free(t16);
+}
+
 /* Runs the TinyTransformer program on the tokens and compares with the reference, then reports
  * the plans. */
 TEST(tiny_transformer) {
@@ -507,6 +765,7 @@ TEST(tiny_transformer) {
     hr_tensors_free(again, n_again);
     hr_tensors_free(out, n);
     report_plans(p);
+    check_split_batch(p, tokens, ref);
   }
   hr_program_free(p);
   hr_tensor_free(tokens);
@@ -525,7 +784,9 @@ int main(void) {
   RUN(cache_is_bounded);
   RUN(input_errors);
   RUN(compiled_executable_outlives_program);
+  RUN(batch_split_runs_large_batches_in_chunks);
   RUN(concurrent_runs);
   RUN(polymorphic_conformance_programs);
+  RUN(batch_split_is_sound_on_conformance_programs);
   TEST_MAIN_END();
 }
