@@ -1,7 +1,8 @@
 /* Programs: binding parameters to weights, input names and specs, ahead-of-time compilation, the
- * JIT cache (hits, misses, eviction), concurrency, and results equal to the reference
- * interpreter's. With ../shared present, every shape-polymorphic conformance program is compiled
- * for concrete shapes and checked the same way. When HLORUN_TT_WEIGHTS, HLORUN_TT_TOKENS and
+ * JIT cache (hits, misses, eviction), concurrency, batch splits (chunked runs equal whole ones bit
+ * for bit), and results equal to the reference interpreter's. With ../shared present, every
+ * shape-polymorphic conformance program is compiled for concrete shapes and checked the same way,
+ * and wherever the batch split check allows a split, the halves' results must equal the whole's. When HLORUN_TT_WEIGHTS, HLORUN_TT_TOKENS and
  * HLORUN_TT_REFERENCE are set (test_program_tiny.sh sets them), the TinyTransformer runs as a
  * program and is compared with the numpy reference. */
 #include <dirent.h>
@@ -479,26 +480,42 @@ static bool compare_polymorphic(const char *path, const char *name, int *interp_
   return compiled;
 }
 
-TEST(polymorphic_conformance_programs) {
+/* Tallies of the conformance corpus walks. */
+typedef struct corpus_counts {
+  int yes, no, interp_failed;
+} corpus_counts;
+
+/* Calls visit(path, name, counts) for every shape-polymorphic conformance program
+ * (*_dynamic.mlir); false when the corpus is absent (a user's clone). */
+static bool for_each_polymorphic(void (*visit)(const char *, const char *, corpus_counts *), corpus_counts *counts) {
   const char *src = getenv("HLORUN_SOURCE_DIR");
   char dir[4096], path[8192];
   snprintf(dir, sizeof dir, "%s/../shared/conformance/stablehlo-testdata", src ? src : ".");
   DIR *d = opendir(dir);
-  if (!d) return; /* the corpus is absent, as in a user's clone */
-  int compiled = 0, not_compiled = 0, interp_failed = 0;
+  if (!d) return false;
   for (struct dirent *ent = readdir(d); ent; ent = readdir(d)) {
     size_t len = strlen(ent->d_name);
     if (len < 13 || strcmp(ent->d_name + len - 13, "_dynamic.mlir") != 0) continue;
     snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-    if (compare_polymorphic(path, ent->d_name, &interp_failed))
-      compiled++;
-    else
-      not_compiled++;
+    visit(path, ent->d_name, counts);
   }
   closedir(d);
-  printf("polymorphic conformance programs: %d compiled, %d not specializable, %d failing in the interpreter\n",
-         compiled, not_compiled, interp_failed);
-  CHECK(compiled > 0);
+  return true;
+}
+
+static void visit_polymorphic(const char *path, const char *name, corpus_counts *c) {
+  if (compare_polymorphic(path, name, &c->interp_failed))
+    c->yes++;
+  else
+    c->no++;
+}
+
+TEST(polymorphic_conformance_programs) {
+  corpus_counts c = {0};
+  if (!for_each_polymorphic(visit_polymorphic, &c)) return;
+  printf("polymorphic conformance programs: %d compiled, %d not specializable, %d failing in the interpreter\n", c.yes,
+         c.no, c.interp_failed);
+  CHECK(c.yes > 0);
 }
 
 /* Whether an op of `b` (or of its ops' regions) reads `v`. */
@@ -610,24 +627,18 @@ static int check_corpus_split(const char *path, const char *name) {
   return verdict;
 }
 
+static void visit_split(const char *path, const char *name, corpus_counts *c) {
+  int verdict = check_corpus_split(path, name);
+  c->yes += verdict == 1;
+  c->no += verdict == 0;
+}
+
 /* The batch split check over the polymorphic conformance programs: sound wherever it says yes. */
 TEST(batch_split_is_sound_on_conformance_programs) {
-  const char *src = getenv("HLORUN_SOURCE_DIR");
-  char dir[4096], path[8192];
-  snprintf(dir, sizeof dir, "%s/../shared/conformance/stablehlo-testdata", src ? src : ".");
-  DIR *d = opendir(dir);
-  if (!d) return; /* the corpus is absent, as in a user's clone */
-  int split = 0, whole = 0;
-  for (struct dirent *ent = readdir(d); ent; ent = readdir(d)) {
-    size_t len = strlen(ent->d_name);
-    if (len < 13 || strcmp(ent->d_name + len - 13, "_dynamic.mlir") != 0) continue;
-    snprintf(path, sizeof path, "%s/%s", dir, ent->d_name);
-    int verdict = check_corpus_split(path, ent->d_name);
-    split += verdict == 1;
-    whole += verdict == 0;
-  }
-  closedir(d);
-  printf("batch split on polymorphic conformance programs: %d split (results equal), %d not split\n", split, whole);
+  corpus_counts c = {0};
+  if (!for_each_polymorphic(visit_split, &c)) return;
+  printf("batch split on polymorphic conformance programs: %d split (results equal), %d not split\n", c.yes, c.no);
+  CHECK(c.yes > 0);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
