@@ -46,7 +46,8 @@
  * create time, every step's run time is accumulated and, when the executable is freed, a profile
  * is printed to stderr: the time per run by op and implementation, then the costliest steps, each
  * as the mean over the runs and the sum of the steps' fastest runs (on a noisy machine the
- * minimum shows what the code costs, the mean what the host added).
+ * minimum shows what the code costs, the mean what the host added). A chunked call counts a run
+ * per chunk; the header then also gives the calls and their chunks.
  */
 #include "runtime/executable.h"
 
@@ -150,7 +151,8 @@ struct hr_executable {
   hr_exec_fast_stats fast_stats;
   hr_fast_env fast_env;
   step_time *profile; /* per step when profiling (HLORUN_PROFILE), else NULL */
-  int64_t profiled_runs;
+  int64_t profiled_runs;  /* runs of the steps profiled */
+  int64_t profiled_calls; /* calls they made up (fewer in a batch split: a run per chunk) */
   atomic_flag running; /* set while a run is in progress (runs are not reentrant) */
 };
 
@@ -980,8 +982,12 @@ static void print_profile(const hr_executable *e) {
     fastest += e->profile[i].fastest;
   }
   double runs = (double)e->profiled_runs, pct = total > 0 ? 100.0 / total : 0;
-  fprintf(stderr, "hlorun profile: @%s, %d steps, %lld runs, %.3f ms per run (steps' minima: %.3f ms)\n",
-          e->main->name, e->stats.num_steps, (long long)e->profiled_runs, 1e3 * total / runs, 1e3 * fastest);
+  fprintf(stderr, "hlorun profile: @%s, %d steps, %lld runs, %.3f ms per run (steps' minima: %.3f ms)", e->main->name,
+          e->stats.num_steps, (long long)e->profiled_runs, 1e3 * total / runs, 1e3 * fastest);
+  if (e->profiled_calls != e->profiled_runs) /* a batch split: each call ran in chunks */
+    fprintf(stderr, "; %lld calls, each in %lld chunks", (long long)e->profiled_calls,
+            (long long)(e->profiled_runs / (e->profiled_calls ? e->profiled_calls : 1)));
+  fputc('\n', stderr);
   for (int i = 0; i < e->n_steps; i++) {
     step_time g = group_time(e, i);
     if (g.seconds > 0)
@@ -1182,6 +1188,7 @@ hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *
     s = run_steps(e);
     if (!s) copy_outputs(e, outs, c);
   }
+  if (e->profile) e->profiled_calls++;
   bind_inputs(e, NULL, 0);
   atomic_flag_clear(&e->running);
   if (s) {
