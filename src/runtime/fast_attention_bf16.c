@@ -8,9 +8,10 @@
  * queries, so that causal shares cost about the same). It first packs the keys and values the
  * share needs as the microkernel's B panels: K^T in panels of 32 keys (D/2 rows of 32 pair words)
  * and V in panels of 32 dims (a row of 32 pair words per two keys). Then, per query block: Q
- * (scaled) to bf16 rows laid out as the microkernel's A panel, and per block of at most KB keys:
- * the scores S (QB x keys, f32), the online softmax writing P as A-panel rows, P V per 32 dims into
- * ot, and O = alpha O + ot. At the end each row of O / l is stored.
+ * (scaled) to bf16 rows laid out as the microkernel's A panel, and per block of at most KB keys,
+ * one row group of the microkernel (14 queries) at a time: the scores S (14 x keys, f32, up to the
+ * group's last visible key when causal), the online softmax writing P as A-panel rows, and P V per
+ * 32 dims into ot; then O = alpha O + ot. At the end each row of O / l is stored.
  *
  * Needs D a multiple of 32 up to MAX_D, T up to MAX_KEYS and T x D up to MAX_KV; other shapes use
  * the f32 kernel. */
@@ -190,7 +191,9 @@ static void product(const bf16_attention *k, int rows, int64_t steps, const uint
   }
 }
 
-/* Query block `qb` of one (batch, head) whose first `keys` keys are packed. */
+/* Query block `qb` of one (batch, head) whose first `keys` keys are packed. Each key block runs
+ * per row group of the microkernel (14 queries) from scores to P V, so that the group's scores
+ * and probabilities stay in L1, and a causal group stops at its own last visible key. */
 static void query_block(const bf16_attention *k, const bf16_buffers *w, int64_t keys, const float *qh, float *oh,
                         int64_t qb) {
   const hr_attention_shape *a = &k->a;
@@ -200,14 +203,22 @@ static void query_block(const bf16_attention *k, const bf16_buffers *w, int64_t 
   for (int i = 0; i < QB; i++) m[i] = -__builtin_inff(), l[i] = 0;
   hr_attn_bf16_pack_queries(a, qh, s0, rows, HR_GEMM_A_STRIDE, w->q);
   for (int64_t key0 = 0; key0 < t_end; key0 += KB) {
-    int64_t nk = t_end - key0 < KB ? t_end - key0 : KB, panels = (nk + PANEL - 1) / PANEL;
-    product(k, rows, a->d / 2, w->q, w->kt + key0 / PANEL * (a->d / 2) * PANEL, panels,
-            (int)(nk - (panels - 1) * PANEL), w->s, KB);
-    hr_attn_bf16_softmax(a, w->s, KB, w->p, HR_GEMM_A_STRIDE, rows, s0, key0, nk, m, l, alpha);
     /* The first key block's P V goes straight into O; later ones into ot, then O = alpha O + ot. */
     float *pv = key0 == 0 ? w->o : w->ot;
-    for (int64_t d0 = 0; d0 < a->d; d0 += PANEL)
-      product(k, rows, (nk + 1) / 2, w->p, w->vp + (d0 / PANEL * keys + key0) / 2 * PANEL, 1, PANEL, pv + d0, a->d);
+    for (int r = 0; r < rows; r += HR_GEMM_MR) {
+      int rr = rows - r < HR_GEMM_MR ? rows - r : HR_GEMM_MR;
+      int64_t end = a->causal && s0 + r + rr < t_end ? s0 + r + rr : t_end;
+      int64_t nk = end - key0 < KB ? end - key0 : KB;
+      if (nk <= 0) nk = 1; /* no key visible yet in this block: P is all zero */
+      int64_t panels = (nk + PANEL - 1) / PANEL;
+      product(k, rr, a->d / 2, w->q + r * HR_GEMM_A_STRIDE, w->kt + key0 / PANEL * (a->d / 2) * PANEL, panels,
+              (int)(nk - (panels - 1) * PANEL), w->s + r * KB, KB);
+      hr_attn_bf16_softmax(a, w->s + r * KB, KB, w->p + r * HR_GEMM_A_STRIDE, HR_GEMM_A_STRIDE, rr, s0 + r, key0, nk,
+                           m + r, l + r, alpha + r);
+      for (int64_t d0 = 0; d0 < a->d; d0 += PANEL)
+        product(k, rr, (nk + 1) / 2, w->p + r * HR_GEMM_A_STRIDE, w->vp + (d0 / PANEL * keys + key0) / 2 * PANEL, 1,
+                PANEL, pv + r * a->d + d0, a->d);
+    }
     if (key0 > 0) hr_attn_bf16_accumulate(a, w->o, w->ot, rows, alpha, false);
   }
   hr_attn_bf16_store(a, w->o, l, rows, s0, oh);

@@ -554,6 +554,7 @@ TEST(attention_bf16) {
   attention_case(1, 5, 9, 2, 64, false, true);
   attention_case(1, 40, 300, 1, 64, false, true); /* two key blocks: the online rescaling */
   attention_case(1, 600, 600, 1, 32, true, true); /* three key blocks, causal, one head in shares */
+  attention_case(1, 1040, 1040, 1, 32, true, true); /* a 14-query group sees no key of the last key block */
   attention_case(1, 20, 50, 2, 64, true, true);   /* more keys than queries */
   attention_case(1, 50, 20, 2, 32, true, true);   /* more queries than keys */
   attention_case(3, 17, 33, 1, 64, false, true);
