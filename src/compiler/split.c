@@ -294,6 +294,8 @@ static hr_status check_op(split_check *c, int i) {
   }
   if (want == ROWS && f->code == HR_OP_CONSTANT && !repeats_per_chunk(c, f, p))
     return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: a batch-shaped constant differs between examples");
+  if (want == SAME && f->code == HR_OP_CONSTANT && !hr_attr_equal(hr_op_attr(f, "value"), hr_op_attr(p, "value")))
+    return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: a constant depends on the batch size");
   if (want == ROWS || rows) {
     const char *why = want == SAME ? "reduces the batch to a value of fixed shape" : rows_rule(c, f);
     if (why) return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: %s", why);

@@ -140,6 +140,18 @@ TEST(dot_over_the_batch_does_not_split) {
               "reduces the batch to a value of fixed shape");
 }
 
+/* The batch size as a value (folded to a constant of equal type but another value in the part). */
+TEST(batch_size_as_a_value_does_not_split) {
+  check_split("func.func @main(%x: tensor<@B@x4xf32>) -> tensor<@B@x4xf32> {\n"
+              "  %d = stablehlo.get_dimension_size %x, dim = 0 : (tensor<@B@x4xf32>) -> tensor<i32>\n"
+              "  %f = stablehlo.convert %d : (tensor<i32>) -> tensor<f32>\n"
+              "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+              "  %y = stablehlo.clamp %z, %x, %f : (tensor<f32>, tensor<@B@x4xf32>, tensor<f32>) -> tensor<@B@x4xf32>\n"
+              "  return %y : tensor<@B@x4xf32>\n"
+              "}\n",
+              "a constant depends on the batch size");
+}
+
 TEST(iota_along_the_batch_does_not_split) {
   check_split("func.func @main(%x: tensor<@B@x4xf32>) -> tensor<@B@x4xf32> {\n"
               "  %i = stablehlo.iota dim = 0 : tensor<@B@x4xf32>\n"
@@ -248,6 +260,7 @@ int main(void) {
   RUN(per_example_function_splits);
   RUN(reduction_over_the_batch_does_not_split);
   RUN(dot_over_the_batch_does_not_split);
+  RUN(batch_size_as_a_value_does_not_split);
   RUN(iota_along_the_batch_does_not_split);
   RUN(concatenation_and_strided_slice_along_the_batch_do_not_split);
   RUN(transpose_and_reshape_moving_the_batch_do_not_split);
