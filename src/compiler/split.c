@@ -79,6 +79,32 @@ static bool same_attrs(const hr_op *f, const hr_op *p) {
   return true;
 }
 
+/* Whether two region blocks are the same: ops, operands, attributes (constants' values included)
+ * and result types, recursively. A region computes per element or per window, so it must not
+ * depend on the batch at all. */
+static bool same_block(const hr_block *f, const hr_block *p) {
+  if (f->n_ops != p->n_ops || f->n_args != p->n_args) return false;
+  for (int a = 0; a < f->n_args; a++)
+    if (!hr_type_equal(&f->args[a].type, &p->args[a].type)) return false;
+  for (int i = 0; i < f->n_ops; i++) {
+    const hr_op *fo = f->ops[i], *po = p->ops[i];
+    if (fo->code != po->code || fo->n_operands != po->n_operands || fo->n_results != po->n_results ||
+        fo->n_regions != po->n_regions || fo->n_attrs != po->n_attrs)
+      return false;
+    for (int k = 0; k < fo->n_operands; k++)
+      if (fo->operands[k]->id != po->operands[k]->id) return false;
+    for (int r = 0; r < fo->n_results; r++)
+      if (!hr_type_equal(&fo->results[r].type, &po->results[r].type)) return false;
+    for (int a = 0; a < fo->n_attrs; a++) {
+      const hr_attr *other = hr_op_attr(po, fo->attrs[a].name);
+      if (!other || !hr_attr_equal(fo->attrs[a].value, other)) return false;
+    }
+    for (int r = 0; r < fo->n_regions; r++)
+      if (!same_block(&fo->regions[r], &po->regions[r])) return false;
+  }
+  return true;
+}
+
 /* Whether a region of `op` reads a rows value of main directly (a capture). */
 static bool captures_rows(const split_check *c, const hr_op *op) {
   for (int r = 0; r < op->n_regions; r++) {
@@ -279,6 +305,9 @@ static hr_status check_op(split_check *c, int i) {
   for (int k = 0; k < f->n_operands; k++)
     if (f->operands[k]->id != p->operands[k]->id)
       return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: the specialization for a smaller batch differs here");
+  for (int r = 0; r < f->n_regions; r++)
+    if (!same_block(&f->regions[r], &p->regions[r]))
+      return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: a region differs between the specializations");
   bool rows = false;
   for (int k = 0; k < f->n_operands; k++) rows |= c->cls[f->operands[k]->id] == ROWS;
   if (f->code == HR_OP_FUNC_RETURN) {
