@@ -206,7 +206,7 @@ typedef struct hr_exec_options {
   size_t max_arena_bytes;        /* bound on an executable's working memory; 0: 16 GiB */
   bool disable_fusion;           /* compile without the fusion pass (reference kernels only) */
   bool bf16;                     /* opt-in: matrix products with bf16 inputs and f32 accumulation */
-  bool disable_batch_split;      /* JIT: run large batches whole (see hr_program_run) */
+  bool disable_batch_split;      /* compile large batches whole (see hr_program_compile) */
 } hr_exec_options;
 
 /* An executable: one function compiled for fixed input shapes, with its working memory planned
@@ -244,13 +244,13 @@ hr_tensor_spec hr_program_output_spec(const hr_program *p, int i);
 const hr_module *hr_program_module(const hr_program *p);
 const char *hr_program_function(const hr_program *p);
 /* Compiles for concrete input shapes (one spec per runtime input). The executable is owned by the
- * caller and stays valid after the program is freed. */
-hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out);
-/* Runs with JIT compilation cached by input shapes. A large batch (every runtime input's dimension
- * 0 dynamic in the program and the same size B here) whose intermediates would not stay in the
- * caches runs as consecutive calls of an executable compiled for a divisor of B, on slices of
+ * caller and stays valid after the program is freed. A large batch (every runtime input's
+ * dimension 0 dynamic in the program and the same size B here) whose intermediates would not stay
+ * in the caches is compiled for a divisor of B, and each run then runs it on consecutive slices of
  * the inputs and outputs, when the compiler proves the function computes each example alone
- * (same results; hr_exec_options.disable_batch_split turns this off). */
+ * (same results, same specs; hr_exec_options.disable_batch_split turns this off). */
+hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out);
+/* Runs with JIT compilation cached by input shapes (compiled as hr_program_compile does). */
 hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                          int *num_outputs);
 /* Number of executables compiled and cached so far (for tests and metrics). */

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/model.h"
 #include "ir/ir.h"
+#include "runtime/exec_internal.h"
 #include "runtime/executable.h"
 
 enum { PREVIEW_WIDTH = 160 };
@@ -107,6 +108,10 @@ static void print_summary(const cli_model *m) {
       print_spec(&sb, &s);
       hr_strbuf_putc(&sb, '\n');
     }
+    int64_t chunks = m->exe ? hr_executable_chunks(m->exe) : 1;
+    if (chunks > 1)
+      hr_strbuf_printf(&sb, "batch split: each call runs @main %lld times, on equal slices of dimension 0\n",
+                       (long long)chunks);
   }
   if (sb.data) fputs(sb.data, stdout);
   hr_strbuf_free(&sb);

@@ -28,7 +28,8 @@ static const char FORMAT_NAME[] = "hlorun-artifact";
 enum {
   MAX_ENTRIES = 1 << 16, /* inputs, outputs, weights, parameters of one weight, platforms */
   MAX_NAME = 4096,       /* bytes in a name (input, output, weight, entry function) */
-  WEIGHT_NAME_CAP = 1024 /* buffer for a dotted weight name (as the CLI and programs use) */
+  WEIGHT_NAME_CAP = 1024, /* buffer for a dotted weight name (as the CLI and programs use) */
+  MAX_CHUNKS = 1 << 30     /* an executable's batch_chunks */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -411,12 +412,15 @@ hr_status hr_executable_write(const hr_executable *e, const char *path) {
   const hr_module *m = hr_executable_module(e);
   const hr_func *fn = hr_module_find_func(m, "main"); /* a specialized module's only function */
   af_plan pl;
+  const int64_t chunks = hr_executable_chunks(e);
   hr_status s = plan_init(&pl, path, HR_ARTIFACT_KIND_EXECUTABLE, "main", fn->n_args);
-  for (int i = 0; !s && i < fn->n_args; i++) {
+  if (!s && chunks > 1 && json_object_set_new(pl.meta, "batch_chunks", json_integer(chunks)) != 0) s = plan_oom(&pl);
+  for (int i = 0, k = 0; !s && i < fn->n_args; i++) {
     const hr_tensor *t = hr_executable_bound(e, i);
     char buf[32];
-    hr_tensor_spec spec = hr_spec_of_type(&fn->body.args[i].type); /* static, as the executable's input */
+    hr_tensor_spec spec = hr_executable_input_spec(e, k); /* static, the whole batch's */
     s = t ? add_bound(&pl, fn, i, t) : add_spec(&pl, pl.inputs, param_name(fn, i, buf, sizeof buf), &spec);
+    k += !t;
   }
   for (int i = 0; !s && i < hr_executable_num_outputs(e); i++) {
     char buf[32];
@@ -463,6 +467,7 @@ typedef struct af_file {
   const char *entry;
   af_spec *inputs, *outputs;
   int n_inputs, n_outputs;
+  int64_t chunks; /* an executable's batch split (1: none) */
   af_weight *weights;
   int n_weights;
   hr_module *module;
@@ -739,6 +744,9 @@ static hr_status read_metadata(af_file *f) {
   HR_TRY(get_string(f, "top level", f->root, "entry", 1, &f->entry));
   if (f->kind == HR_ARTIFACT_KIND_EXECUTABLE && strcmp(f->entry, "main") != 0)
     return meta_error(f, "top level", "an executable's 'entry' must be \"main\", not '%s'", f->entry);
+  f->chunks = 1;
+  if (f->kind == HR_ARTIFACT_KIND_EXECUTABLE && json_object_get(f->root, "batch_chunks"))
+    HR_TRY(get_int(f, "top level", f->root, "batch_chunks", 2, MAX_CHUNKS, &f->chunks));
   HR_TRY(read_specs(f, "inputs", &f->inputs, &f->n_inputs));
   HR_TRY(read_specs(f, "outputs", &f->outputs, &f->n_outputs));
   return read_weights(f);
@@ -912,6 +920,14 @@ static hr_status check_program(const af_file *f, const hr_program *p) {
   return s;
 }
 
+/* `s` as the file's executable takes it: dimension 0 times its batch_chunks (a spec of rank 0, or
+ * one that would overflow, stays as it is, and so fails the comparison with the metadata). */
+static hr_tensor_spec chunked(const af_file *f, hr_tensor_spec s) {
+  if (f->chunks > 1 && s.shape.rank > 0 && s.shape.dims[0] >= 0 && s.shape.dims[0] <= INT64_MAX / f->chunks)
+    s.shape.dims[0] *= f->chunks;
+  return s;
+}
+
 /* Checks the specialized module's "main" against the metadata before an executable is built:
  * bound parameters have their weights' exact types, the others are the listed inputs in order
  * (whose shapes are static), and the results are the listed outputs. */
@@ -932,13 +948,13 @@ static hr_status check_signature(const af_file *f, const hr_func *fn, const hr_t
   for (int p = 0, k = 0; p < fn->n_args; p++) {
     if (bound[p]) continue;
     char buf[32];
-    hr_tensor_spec ts = hr_spec_of_type(&fn->body.args[p].type);
+    hr_tensor_spec ts = chunked(f, hr_spec_of_type(&fn->body.args[p].type));
     HR_TRY(check_spec(f, "input", k, &f->inputs[k], param_name(fn, p, buf, sizeof buf), &ts));
     k++;
   }
   for (int i = 0; i < fn->n_results; i++) {
     char buf[32];
-    hr_tensor_spec ts = hr_spec_of_type(&fn->result_types[i]);
+    hr_tensor_spec ts = chunked(f, hr_spec_of_type(&fn->result_types[i]));
     HR_TRY(check_spec(f, "output", i, &f->outputs[i], output_name(fn, i, buf, sizeof buf), &ts));
   }
   return NULL;
@@ -1004,6 +1020,7 @@ static hr_status build_executable(af_file *f, const hr_exec_options *opts, hr_ex
     s = naming_file(f->path, hr_executable_create(m, bound, f->set, opts, out));
   }
   if (bound) f->a->free(f->a->ctx, (void *)bound);
+  if (!s && f->chunks > 1) s = naming_file(f->path, hr_executable_set_chunks(*out, f->chunks));
   if (!s) s = check_executable(f, *out);
   return s;
 }

@@ -17,11 +17,12 @@ typedef struct hr_exec_stats {
 
 hr_exec_stats hr_executable_stats(const hr_executable *e);
 
-/* hr_executable_run over `chunks` (>= 1) consecutive runs: each input and output has dimension 0
- * `chunks` times as long as compiled (its bytes `chunks` times as many), and run c reads and
- * writes the c-th equal slice of each (a batch split, compiler/split.h). */
-hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *const *inputs, int num_inputs,
-                                   hr_tensor ***outputs, int *num_outputs);
+/* Splits an executable's runs into `chunks` (>= 1; a batch split, compiler/split.h): its inputs
+ * and outputs become `chunks` times as long along dimension 0 (their specs say so), and a run
+ * runs the plan once per chunk on the c-th equal slice of each. Fails when an input or output has
+ * rank 0 or its size would overflow. */
+hr_status hr_executable_set_chunks(hr_executable *e, int64_t chunks);
+int64_t hr_executable_chunks(const hr_executable *e);
 
 /* The spec of a tensor type (a zeroed spec, dtype HR_DTYPE_INVALID, for other types). */
 hr_tensor_spec hr_spec_of_type(const hr_type *t);

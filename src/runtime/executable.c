@@ -28,9 +28,10 @@
  * Running points the input slots at the inputs, then runs the steps in order. A reference
  * kernel's results are zero-filled first (those kernels expect zero-filled results); a fast
  * kernel writes every element itself. Results are copied into new tensors at the end. Nothing is
- * allocated per run but those (and what reference kernels allocate internally). A chunked run
- * (hr_executable_run_chunks, a batch split) does this once per chunk on consecutive slices of
- * the inputs, copying each chunk's results into its slice of the outputs.
+ * allocated per run but those (and what reference kernels allocate internally). An executable
+ * split into chunks (hr_executable_set_chunks, a batch split) takes inputs and gives outputs
+ * `chunks` times as long along dimension 0 as planned, and does this once per chunk on
+ * consecutive slices of the inputs, copying each chunk's results into its slice of the outputs.
  *
  * Wrapped steps. Two kinds of ops cannot be called this way: the control-flow kernels that create
  * their own results (func.call, while, if, case), and ops whose regions read values of main
@@ -153,6 +154,7 @@ struct hr_executable {
   step_time *profile; /* per step when profiling (HLORUN_PROFILE), else NULL */
   int64_t profiled_runs;  /* runs of the steps profiled */
   int64_t profiled_calls; /* calls they made up (fewer in a batch split: a run per chunk) */
+  int64_t chunks;         /* runs of the steps per call (a batch split), each on a slice; 1: whole */
   atomic_flag running; /* set while a run is in progress (runs are not reentrant) */
 };
 
@@ -909,6 +911,7 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
   e->slab_allocator = (hr_allocator){slab_alloc, slab_free, e};
   e->module = specialized;
   e->weights = weights ? hr_weights_retain(weights) : NULL;
+  e->chunks = 1;
   hr_arena_init(&e->plan, a);
   atomic_flag_clear(&e->running);
   hr_status s = plan(e, bound, opts);
@@ -1168,12 +1171,12 @@ static void copy_outputs(const hr_executable *e, hr_tensor **outputs, int64_t c)
   }
 }
 
-hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *const *inputs, int num_inputs,
-                                   hr_tensor ***outputs, int *num_outputs) {
+hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
+                            int *num_outputs) {
   *outputs = NULL;
   *num_outputs = 0;
   if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
-  if (chunks < 1) return hr_error(HR_INVALID_ARGUMENT, "%lld chunks", (long long)chunks);
+  const int64_t chunks = e->chunks;
   HR_TRY(check_inputs(e, inputs, num_inputs, chunks));
   hr_tensor **outs = NULL;
   HR_TRY(new_outputs(e, chunks, &outs));
@@ -1200,10 +1203,23 @@ hr_status hr_executable_run_chunks(hr_executable *e, int64_t chunks, hr_tensor *
   return NULL;
 }
 
-hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
-                            int *num_outputs) {
-  return hr_executable_run_chunks(e, 1, inputs, num_inputs, outputs, num_outputs);
+hr_status hr_executable_set_chunks(hr_executable *e, int64_t chunks) {
+  hr_tensor_spec spec;
+  if (chunks < 1) return hr_error(HR_INVALID_ARGUMENT, "a batch split into %lld chunks", (long long)chunks);
+  for (int i = 0; i < e->n_inputs + e->n_outputs; i++) {
+    bool input = i < e->n_inputs;
+    int k = input ? i : i - e->n_inputs;
+    const slot *s = &e->slots[input ? e->input_params[k] : e->output_slots[k]];
+    if (!chunked_spec(input ? &e->input_specs[k] : &e->output_specs[k], chunks, &spec) ||
+        s->view.nbytes > SIZE_MAX / (size_t)chunks)
+      return hr_error(HR_INVALID_ARGUMENT, "%s %d of @%s cannot be split into %lld chunks along dimension 0",
+                      input ? "input" : "output", k, e->main->name, (long long)chunks);
+  }
+  e->chunks = chunks;
+  return NULL;
 }
+
+int64_t hr_executable_chunks(const hr_executable *e) { return e->chunks; }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Accessors                                                                                       */
@@ -1212,15 +1228,17 @@ hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_
 int hr_executable_num_inputs(const hr_executable *e) { return e->n_inputs; }
 
 hr_tensor_spec hr_executable_input_spec(const hr_executable *e, int i) {
-  hr_tensor_spec none = {HR_DTYPE_INVALID, {0, {0}}};
-  return i >= 0 && i < e->n_inputs ? e->input_specs[i] : none;
+  hr_tensor_spec spec = {HR_DTYPE_INVALID, {0, {0}}};
+  if (i >= 0 && i < e->n_inputs) chunked_spec(&e->input_specs[i], e->chunks, &spec); /* checked by set_chunks */
+  return spec;
 }
 
 int hr_executable_num_outputs(const hr_executable *e) { return e->n_outputs; }
 
 hr_tensor_spec hr_executable_output_spec(const hr_executable *e, int i) {
-  hr_tensor_spec none = {HR_DTYPE_INVALID, {0, {0}}};
-  return i >= 0 && i < e->n_outputs ? e->output_specs[i] : none;
+  hr_tensor_spec spec = {HR_DTYPE_INVALID, {0, {0}}};
+  if (i >= 0 && i < e->n_outputs) chunked_spec(&e->output_specs[i], e->chunks, &spec); /* checked by set_chunks */
+  return spec;
 }
 
 const hr_module *hr_executable_module(const hr_executable *e) { return e->module; }

@@ -8,11 +8,13 @@
  * hr_exec_options.disable_fusion is set) and plans an executable over the bound tensors, which
  * point into the weight set the executable retains.
  *
+ * Compiling for a batch B >= 2 (hr_program_plan_split) may compile for a divisor m of B instead,
+ * when the largest intermediate at batch B exceeds SPLIT_MAX_BYTES and the compiler proves the
+ * function splits (compiler/split.h): the executable then runs B / m chunks per call
+ * (hr_executable_set_chunks).
+ *
  * Running looks the inputs' shapes and dtypes up in a cache of executables, compiling and inserting
- * one on a miss (JIT). A miss at a batch B >= 2 (hr_program_plan_split) may compile for a divisor
- * m of B instead, when the largest intermediate at batch B exceeds SPLIT_MAX_BYTES and the
- * compiler proves the function splits (compiler/split.h); the entry then runs B / m chunks per
- * call (hr_executable_run_chunks). The cache is bounded (CACHE_CAPACITY entries, least recently
+ * one on a miss (JIT). The cache is bounded (CACHE_CAPACITY entries, least recently
  * used evicted); a mutex guards it, and each entry carries a mutex that serialises runs of its
  * executable (which is not reentrant) plus a count of the threads using it, so that an entry in
  * use is never evicted. When every entry is in use the new executable runs uncached and is freed
@@ -42,8 +44,7 @@ enum {
 /* One cached executable, keyed by the input specs it was compiled for. */
 typedef struct cache_entry {
   hr_tensor_spec *specs; /* one per runtime input */
-  hr_executable *exe;       /* compiled for the specs, or for 1 / chunks of their batch */
-  int64_t chunks;           /* runs of exe per call (a batch split, compiler/split.h), or 1 */
+  hr_executable *exe;       /* for the specs (in chunks where a batch split applies) */
   pthread_mutex_t run_lock; /* held while the executable runs */
   int users;                /* threads holding the entry (guarded by the program's lock) */
   uint64_t last_used;       /* program clock at the latest lookup (guarded likewise) */
@@ -300,14 +301,6 @@ static hr_status check_specs(const hr_program *p, const hr_tensor_spec *inputs, 
   return NULL;
 }
 
-hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out) {
-  *out = NULL;
-  HR_TRY(check_specs(p, inputs, num_inputs));
-  hr_module *specialized = NULL;
-  HR_TRY(specialize(p, inputs, 0, &specialized));
-  return build(p, specialized, out);
-}
-
 /* The batch of the inputs when a batch split may apply: every runtime input's dimension 0
  * dynamic in the program and the same size here, at least 2; else 0. */
 static int64_t split_candidate(const hr_program *p, const hr_tensor_spec *inputs) {
@@ -362,20 +355,22 @@ hr_status hr_program_plan_split(hr_program *p, const hr_tensor_spec *inputs, hr_
   return NULL;
 }
 
-/* Compiles for the inputs' specs, split into *chunks runs of a smaller batch when that applies
- * (hr_program_plan_split). */
-static hr_status compile_split(hr_program *p, const hr_tensor_spec *inputs, hr_executable **out, int64_t *chunks) {
+hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int num_inputs, hr_executable **out) {
   *out = NULL;
+  HR_TRY(check_specs(p, inputs, num_inputs));
   hr_module *full, *part;
-  HR_TRY(hr_program_plan_split(p, inputs, &full, &part, chunks));
+  int64_t chunks;
+  HR_TRY(hr_program_plan_split(p, inputs, &full, &part, &chunks));
   if (part) {
     hr_status s = build(p, part, out);
+    if (!s) s = hr_executable_set_chunks(*out, chunks);
     if (!s) {
       hr_module_free(full);
       return NULL;
     }
     hr_status_free(s); /* the whole call reports its own error, if it has one */
-    *chunks = 1;
+    hr_executable_free(*out);
+    *out = NULL;
   }
   return build(p, full, out);
 }
@@ -445,8 +440,7 @@ static hr_status compile_entry(hr_program *p, hr_tensor *const *inputs, cache_en
   c->users = 1;
   c->last_used = 0;
   c->cached = false;
-  c->chunks = 1;
-  hr_status s = compile_split(p, specs, &c->exe, &c->chunks);
+  hr_status s = hr_program_compile(p, specs, p->n_inputs, &c->exe);
   if (s) {
     entry_free(a, c);
     return s;
@@ -503,7 +497,7 @@ hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs
   cache_entry *c = NULL;
   HR_TRY(acquire_entry(p, inputs, &c));
   pthread_mutex_lock(&c->run_lock);
-  hr_status s = hr_executable_run_chunks(c->exe, c->chunks, inputs, num_inputs, outputs, num_outputs);
+  hr_status s = hr_executable_run(c->exe, inputs, num_inputs, outputs, num_outputs);
   pthread_mutex_unlock(&c->run_lock);
   release_entry(p, c);
   return s;

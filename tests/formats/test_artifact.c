@@ -14,6 +14,7 @@
 #include "base/file.h"
 #include "base/weights.h"
 #include "formats/artifact_internal.h"
+#include "runtime/exec_internal.h"
 #include "runtime/executable.h"
 #include "test.h"
 
@@ -110,6 +111,17 @@ static bool tensors_identical(const hr_tensor *a, const hr_tensor *b) {
 static void check_same_outputs(hr_tensor **a, int na, hr_tensor **b, int nb) {
   CHECK_EQ_INT(na, nb);
   for (int i = 0; a && b && i < na && i < nb; i++) CHECK(tensors_identical(a[i], b[i]));
+}
+
+/* Runs two executables on the same input and checks that they agree. */
+static void check_executables_agree(hr_executable *a, hr_executable *b, hr_tensor *input) {
+  hr_tensor **ra = NULL, **rb = NULL;
+  int na = 0, nb = 0;
+  CHECK_OK(hr_executable_run(a, &input, 1, &ra, &na));
+  CHECK_OK(hr_executable_run(b, &input, 1, &rb, &nb));
+  check_same_outputs(ra, na, rb, nb);
+  hr_tensors_free(ra, na);
+  hr_tensors_free(rb, nb);
 }
 
 /* Runs two programs on the same input and checks that they agree. */
@@ -750,11 +762,8 @@ static const meta_case executable_meta_cases[] = {
     {"weights.1.offset", "128", HR_PARSE_ERROR, "extends past the end"},
 };
 
-/* Applies each edit to a valid file's metadata and checks the rejection. */
-static void check_meta_cases(bool executable, const meta_case *cases, size_t n) {
-  size_t len;
-  unsigned char *b = dense_file(executable, &len);
-  if (!b) return;
+/* Applies each edit to the metadata of valid file `b` and checks the rejection. */
+static void check_meta_edits(const unsigned char *b, bool executable, const meta_case *cases, size_t n) {
   for (size_t i = 0; i < n; i++) {
     json_t *meta = metadata_of(b);
     edit_json(meta, cases[i].path, cases[i].value_json);
@@ -768,6 +777,14 @@ static void check_meta_cases(bool executable, const meta_case *cases, size_t n) 
     free(text);
     json_decref(meta);
   }
+}
+
+/* The edits on the dense layer's file (its executable for 2 rows when `executable`). */
+static void check_meta_cases(bool executable, const meta_case *cases, size_t n) {
+  size_t len;
+  unsigned char *b = dense_file(executable, &len);
+  if (!b) return;
+  check_meta_edits(b, executable, cases, n);
   slurp_free(b);
 }
 
@@ -777,6 +794,52 @@ TEST(bad_program_metadata) {
 
 TEST(bad_executable_metadata) {
   check_meta_cases(true, executable_meta_cases, sizeof executable_meta_cases / sizeof executable_meta_cases[0]);
+}
+
+/* An executable in batch chunks (the dense layer at 2^19 rows: 6 MiB of results, so 2 chunks of
+ * 2^18) keeps its chunks through a file: whole-batch specs, the part's program, batch_chunks in
+ * the metadata, the same results. Edits of batch_chunks are rejected. */
+TEST(split_executable_round_trip) {
+  char path[128];
+  path_in(path, sizeof path, "split.hlox");
+  hr_program *p = make_program(dense_mlir, true);
+  if (!p) return;
+  const int rows = 1 << 19;
+  hr_tensor_spec spec = {HR_F32, {2, {rows, 4}}};
+  hr_executable *e = NULL, *f = NULL;
+  CHECK_OK(hr_program_compile(p, &spec, 1, &e));
+  if (e) CHECK_EQ_INT(hr_executable_chunks(e), 2);
+  if (e) CHECK_OK(hr_executable_write(e, path));
+  CHECK_OK(hr_executable_open(path, NULL, &f));
+  hr_tensor *x = dense_input(rows);
+  if (e && f && x) {
+    CHECK_EQ_INT(hr_executable_chunks(f), 2);
+    hr_tensor_spec in = hr_executable_input_spec(f, 0);
+    CHECK(hr_spec_equal(&in, &spec));
+    const hr_func *fn = hr_module_find_func(hr_executable_module(f), "main");
+    CHECK(fn && fn->body.args[2].type.shape.dims[0] == rows / 2);
+    check_executables_agree(e, f, x);
+  }
+  size_t len = 0;
+  unsigned char *b = slurp(path, &len);
+  json_t *meta = b ? metadata_of(b) : NULL;
+  if (meta) CHECK_EQ_INT((int)json_integer_value(json_object_get(meta, "batch_chunks")), 2);
+  json_decref(meta);
+  static const meta_case cases[] = {
+      {"batch_chunks", "1", HR_PARSE_ERROR, "'batch_chunks' is 1, outside [2, "},
+      {"batch_chunks", "1073741825", HR_PARSE_ERROR, "'batch_chunks' is 1073741825"},
+      {"batch_chunks", "\"2\"", HR_PARSE_ERROR, "'batch_chunks' must be an integer"},
+      {"batch_chunks", "4", HR_PARSE_ERROR,
+       "input 0 ('x') is tensor<524288x4xf32> in the metadata but tensor<1048576x4xf32> in the program"},
+      {"batch_chunks", NULL, HR_PARSE_ERROR, "tensor<524288x4xf32> in the metadata but tensor<262144x4xf32>"},
+  };
+  if (b) check_meta_edits(b, true, cases, sizeof cases / sizeof cases[0]);
+  if (b) slurp_free(b);
+  hr_tensor_free(x);
+  hr_executable_free(f);
+  hr_executable_free(e);
+  hr_program_free(p);
+  unlink(path);
 }
 
 TEST(malformed_metadata_json) {
@@ -882,6 +945,7 @@ int main(void) {
   RUN(bad_headers);
   RUN(bad_program_metadata);
   RUN(bad_executable_metadata);
+  RUN(split_executable_round_trip);
   RUN(malformed_metadata_json);
   RUN(narrow_integer_weights);
   RUN(bad_program_text);

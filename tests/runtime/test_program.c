@@ -323,17 +323,40 @@ TEST(batch_split_runs_large_batches_in_chunks) {
   if (got && want) check_same_outputs(got, n_got, want, n_want, "chunked vs whole");
   if (got && again) check_same_outputs(again, n_again, got, n_got, "second chunked run");
   CHECK_EQ_INT(hr_program_cache_size(p), 1);
-  /* A chunked entry still rejects inputs of another size (a cache miss compiles for them). */
+  /* Ahead of time the same: an executable in 3 chunks, whose specs are the whole batch's, which
+   * gives the same results and rejects inputs of another batch. */
   hr_executable *e = NULL;
-  CHECK_OK(hr_program_compile(p, &small, 1, &e));
+  CHECK_OK(hr_program_compile(p, &big, 1, &e));
   if (e) {
+    CHECK_EQ_INT(hr_executable_chunks(e), 3);
+    hr_tensor_spec in = hr_executable_input_spec(e, 0), out_spec = hr_executable_output_spec(e, 0);
+    CHECK(hr_spec_equal(&in, &big) && hr_spec_equal(&out_spec, &big));
     hr_tensor **out = NULL;
     int n_out = 0;
-    hr_status s = hr_executable_run_chunks(e, 3, &x, 1, &out, &n_out); /* 3 x 64 rows != 3072 */
+    CHECK_OK(hr_executable_run(e, &x, 1, &out, &n_out));
+    if (out && want) check_same_outputs(out, n_out, want, n_want, "AOT chunked vs whole");
+    hr_tensors_free(out, n_out);
+    int64_t d64[2] = {64, 64};
+    hr_tensor *x64 = f32_tensor(2, d64, 1);
+    out = NULL;
+    n_out = 0;
+    hr_status s = x64 ? hr_executable_run(e, &x64, 1, &out, &n_out) : NULL;
     CHECK(s != NULL && hr_status_code(s) == HR_INVALID_ARGUMENT);
     hr_status_free(s);
     CHECK(out == NULL && n_out == 0);
+    hr_tensor_free(x64);
+    s = hr_executable_set_chunks(e, 0);
+    CHECK(s != NULL && hr_status_code(s) == HR_INVALID_ARGUMENT);
+    hr_status_free(s);
+    s = hr_executable_set_chunks(e, INT64_MAX / 2); /* the input's bytes would overflow */
+    CHECK(s != NULL && hr_status_code(s) == HR_INVALID_ARGUMENT);
+    hr_status_free(s);
+    CHECK_EQ_INT(hr_executable_chunks(e), 3);
   }
+  hr_executable_free(e);
+  e = NULL;
+  CHECK_OK(hr_program_compile(p, &small, 1, &e));
+  if (e) CHECK_EQ_INT(hr_executable_chunks(e), 1);
   hr_executable_free(e);
   hr_tensors_free(got, n_got);
   hr_tensors_free(want, n_want);
@@ -676,10 +699,10 @@ static void report_plans(hr_program *p) {
     double t1 = seconds_now();
     if (!e) continue;
     hr_exec_stats st = hr_executable_stats(e);
-    printf("tiny_transformer batch %d: compile %.3f s, %d steps (%d wrapped), arena %zu bytes, intermediates "
-           "%zu bytes, constants %zu bytes\n",
-           batch, t1 - t0, st.num_steps, st.num_wrapped_steps, st.arena_bytes, st.intermediate_bytes,
-           st.constant_bytes);
+    printf("tiny_transformer batch %d: compile %.3f s, %lld chunks of %d steps (%d wrapped), arena %zu bytes, "
+           "intermediates %zu bytes, constants %zu bytes\n",
+           batch, t1 - t0, (long long)hr_executable_chunks(e), st.num_steps, st.num_wrapped_steps, st.arena_bytes,
+           st.intermediate_bytes, st.constant_bytes);
     CHECK(st.arena_bytes < st.intermediate_bytes);
     hr_tensor *in = NULL;
     CHECK_OK(hr_tensor_create(NULL, HR_I32, &spec.shape, 0, &in));
