@@ -63,16 +63,28 @@ static bool attr_not(const hr_op *op, const char *name, int64_t x) {
   return !s && v != x;
 }
 
-/* Whether the attributes of the two ops are equal, but for those the op's rule compares itself:
- * a constant's value (its type differs for rows) and a slice's limits (dimension 0 differs). */
-static bool same_attrs(const hr_op *f, const hr_op *p) {
+/* Whether the two ops have the same opcode, operands (by value id) and numbers of results and
+ * regions. */
+static bool same_form(const hr_op *f, const hr_op *p) {
+  if (f->code != p->code || f->n_operands != p->n_operands || f->n_results != p->n_results ||
+      f->n_regions != p->n_regions)
+    return false;
+  for (int k = 0; k < f->n_operands; k++)
+    if (f->operands[k]->id != p->operands[k]->id) return false;
+  return true;
+}
+
+/* Whether the attributes of the two ops are equal; at the top level of main (`top`) but for those
+ * the op's rule compares itself: a constant's value (its type differs for rows) and a slice's
+ * limits (dimension 0 differs). */
+static bool same_attrs(const hr_op *f, const hr_op *p, bool top) {
   if (f->n_attrs != p->n_attrs) return false;
   for (int i = 0; i < f->n_attrs; i++) {
     const char *name = f->attrs[i].name;
     const hr_attr *other = hr_op_attr(p, name);
     if (!other) return false;
-    if ((f->code == HR_OP_CONSTANT && strcmp(name, "value") == 0) ||
-        (f->code == HR_OP_SLICE && strcmp(name, "limit_indices") == 0))
+    if (top && ((f->code == HR_OP_CONSTANT && strcmp(name, "value") == 0) ||
+                (f->code == HR_OP_SLICE && strcmp(name, "limit_indices") == 0)))
       continue;
     if (!hr_attr_equal(f->attrs[i].value, other)) return false;
   }
@@ -88,17 +100,9 @@ static bool same_block(const hr_block *f, const hr_block *p) {
     if (!hr_type_equal(&f->args[a].type, &p->args[a].type)) return false;
   for (int i = 0; i < f->n_ops; i++) {
     const hr_op *fo = f->ops[i], *po = p->ops[i];
-    if (fo->code != po->code || fo->n_operands != po->n_operands || fo->n_results != po->n_results ||
-        fo->n_regions != po->n_regions || fo->n_attrs != po->n_attrs)
-      return false;
-    for (int k = 0; k < fo->n_operands; k++)
-      if (fo->operands[k]->id != po->operands[k]->id) return false;
+    if (!same_form(fo, po) || !same_attrs(fo, po, false)) return false;
     for (int r = 0; r < fo->n_results; r++)
       if (!hr_type_equal(&fo->results[r].type, &po->results[r].type)) return false;
-    for (int a = 0; a < fo->n_attrs; a++) {
-      const hr_attr *other = hr_op_attr(po, fo->attrs[a].name);
-      if (!other || !hr_attr_equal(fo->attrs[a].value, other)) return false;
-    }
     for (int r = 0; r < fo->n_regions; r++)
       if (!same_block(&fo->regions[r], &po->regions[r])) return false;
   }
@@ -299,12 +303,8 @@ static bool repeats_per_chunk(const split_check *c, const hr_op *f, const hr_op 
 /* Checks top-level op `i` of main and records its results' classes. */
 static hr_status check_op(split_check *c, int i) {
   const hr_op *f = c->full->body.ops[i], *p = c->part->body.ops[i];
-  if (f->code != p->code || f->n_operands != p->n_operands || f->n_results != p->n_results ||
-      f->n_regions != p->n_regions || !same_attrs(f, p))
+  if (!same_form(f, p) || !same_attrs(f, p, true))
     return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: the specialization for a smaller batch differs here");
-  for (int k = 0; k < f->n_operands; k++)
-    if (f->operands[k]->id != p->operands[k]->id)
-      return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: the specialization for a smaller batch differs here");
   for (int r = 0; r < f->n_regions; r++)
     if (!same_block(&f->regions[r], &p->regions[r]))
       return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: a region differs between the specializations");

@@ -1024,7 +1024,6 @@ void hr_executable_free(hr_executable *e) {
 /* Running                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Checks the inputs against the compiled specs: same dtype and shape exactly, consistent data. */
 /* The spec of `chunks` runs of an input or output: dimension 0 `chunks` times as long (false
  * when that overflows, or a spec of rank 0 is chunked). */
 static bool chunked_spec(const hr_tensor_spec *one, int64_t chunks, hr_tensor_spec *out) {
@@ -1035,24 +1034,24 @@ static bool chunked_spec(const hr_tensor_spec *one, int64_t chunks, hr_tensor_sp
   return true;
 }
 
-static hr_status check_inputs(const hr_executable *e, hr_tensor *const *inputs, int n, int64_t chunks) {
+/* Checks the inputs against the executable's specs (the whole batch's when split into chunks):
+ * same dtype and shape exactly, consistent data. */
+static hr_status check_inputs(const hr_executable *e, hr_tensor *const *inputs, int n) {
   if (n != e->n_inputs)
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s takes %d inputs, %d given", e->main->name, e->n_inputs, n);
   for (int i = 0; i < n; i++) {
     const hr_tensor *t = inputs[i];
     if (!t) return hr_error(HR_INVALID_ARGUMENT, "input %d is missing", i);
-    hr_tensor_spec got = {t->dtype, t->shape}, want;
-    if (!chunked_spec(&e->input_specs[i], chunks, &want))
-      return hr_error(HR_INVALID_ARGUMENT, "input %d cannot be split into %lld chunks", i, (long long)chunks);
+    hr_tensor_spec got = {t->dtype, t->shape}, want = hr_executable_input_spec(e, i);
     if (!hr_spec_equal(&got, &want)) {
       char what[64];
       snprintf(what, sizeof what, "input %d (parameter %d of @main)", i, e->input_params[i]);
       return hr_spec_mismatch(what, &got, &want);
     }
-    const slot *s = &e->slots[e->input_params[i]];
-    if (t->nbytes / (size_t)chunks != s->view.nbytes || t->nbytes % (size_t)chunks != 0 || (t->nbytes && !t->data))
-      return hr_error(HR_INVALID_ARGUMENT, "input %d has %zu bytes of data, its shape needs %zu x %lld", i,
-                      t->data ? t->nbytes : 0, s->view.nbytes, (long long)chunks);
+    size_t need = e->slots[e->input_params[i]].view.nbytes * (size_t)e->chunks; /* no overflow: set_chunks */
+    if (t->nbytes != need || (t->nbytes && !t->data))
+      return hr_error(HR_INVALID_ARGUMENT, "input %d has %zu bytes of data, its shape needs %zu", i,
+                      t->data ? t->nbytes : 0, need);
   }
   return NULL;
 }
@@ -1141,19 +1140,16 @@ static hr_status new_output(const hr_executable *e, const hr_tensor_spec *spec, 
   return NULL;
 }
 
-/* New output tensors for `chunks` runs (the array with the default allocator, as hr_tensors_free
+/* New output tensors, for all chunks (the array with the default allocator, as hr_tensors_free
  * expects). */
-static hr_status new_outputs(const hr_executable *e, int64_t chunks, hr_tensor ***outputs) {
+static hr_status new_outputs(const hr_executable *e, hr_tensor ***outputs) {
   const hr_allocator *da = hr_default_allocator();
   size_t n = e->n_outputs ? (size_t)e->n_outputs : 1;
   hr_tensor **outs = da->alloc(da->ctx, n * sizeof *outs, 16);
   if (!outs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
   for (int i = 0; i < e->n_outputs; i++) {
-    size_t one = e->slots[e->output_slots[i]].view.nbytes;
-    hr_tensor_spec spec;
-    bool fits = chunked_spec(&e->output_specs[i], chunks, &spec) && one <= SIZE_MAX / (size_t)chunks;
-    hr_status s = fits ? new_output(e, &spec, one * (size_t)chunks, &outs[i])
-                       : hr_error(HR_INVALID_ARGUMENT, "output %d cannot be split into %lld chunks", i, (long long)chunks);
+    hr_tensor_spec spec = hr_executable_output_spec(e, i);
+    hr_status s = new_output(e, &spec, e->slots[e->output_slots[i]].view.nbytes * (size_t)e->chunks, &outs[i]);
     if (s) {
       hr_tensors_free(outs, i);
       return s;
@@ -1176,17 +1172,16 @@ hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_
   *outputs = NULL;
   *num_outputs = 0;
   if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
-  const int64_t chunks = e->chunks;
-  HR_TRY(check_inputs(e, inputs, num_inputs, chunks));
+  HR_TRY(check_inputs(e, inputs, num_inputs));
   hr_tensor **outs = NULL;
-  HR_TRY(new_outputs(e, chunks, &outs));
+  HR_TRY(new_outputs(e, &outs));
   if (atomic_flag_test_and_set(&e->running)) {
     hr_tensors_free(outs, e->n_outputs);
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
                     e->main->name);
   }
   hr_status s = NULL;
-  for (int64_t c = 0; !s && c < chunks; c++) {
+  for (int64_t c = 0; !s && c < e->chunks; c++) {
     bind_inputs(e, inputs, c);
     s = run_steps(e);
     if (!s) copy_outputs(e, outs, c);
