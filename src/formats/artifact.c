@@ -920,8 +920,9 @@ static hr_status check_program(const af_file *f, const hr_program *p) {
   return s;
 }
 
-/* `s` as the file's executable takes it: dimension 0 times its batch_chunks (a spec of rank 0, or
- * one that would overflow, stays as it is, and so fails the comparison with the metadata). */
+/* `s` as the file's executable takes it: dimension 0 times its batch_chunks. A spec of rank 0, or
+ * one that would overflow, stays as it is: then the comparison with the metadata fails, or else
+ * hr_executable_set_chunks does. */
 static hr_tensor_spec chunked(const af_file *f, hr_tensor_spec s) {
   if (f->chunks > 1 && s.shape.rank > 0 && s.shape.dims[0] >= 0 && s.shape.dims[0] <= INT64_MAX / f->chunks)
     s.shape.dims[0] *= f->chunks;
