@@ -216,6 +216,38 @@ static const char *convolution_rule(const split_check *c, const hr_op *op) {
   return ok ? NULL : "convolves across examples (batch not dimension 0, grouped, or a batch-shaped kernel)";
 }
 
+/* scatter of rows inputs by rows updates, either at same indices with dimension 0 a whole update
+ * window (each example's updates land in its own rows), or batched on dimension 0 of the inputs
+ * and of rows indices. */
+static const char *scatter_rule(const split_check *c, const hr_op *op) {
+  int64_t window[HR_MAX_RANK], inserted[HR_MAX_RANK], to_operand[HR_MAX_RANK], in_batch[HR_MAX_RANK],
+      idx_batch[HR_MAX_RANK], ivd = 0;
+  int n_window, n_inserted, n_to_operand, n_in_batch, n_idx_batch;
+  const char *dn = "scatter_dimension_numbers";
+  const hr_attr *f = hr_op_attr(op, dn) ? hr_attr_field(hr_op_attr(op, dn), "index_vector_dim") : NULL;
+  hr_status s = f ? hr_attr_to_i64(f, &ivd) : NULL;
+  hr_status_free(s);
+  if (s || !field_list(op, dn, "update_window_dims", window, &n_window) ||
+      !field_list(op, dn, "inserted_window_dims", inserted, &n_inserted) ||
+      !field_list(op, dn, "scatter_dims_to_operand_dims", to_operand, &n_to_operand) ||
+      !field_list(op, dn, "input_batching_dims", in_batch, &n_in_batch) ||
+      !field_list(op, dn, "scatter_indices_batching_dims", idx_batch, &n_idx_batch) || n_in_batch != n_idx_batch ||
+      op->n_operands < 3 || op->n_operands % 2 == 0)
+    return "has malformed dimension numbers";
+  int n = (op->n_operands - 1) / 2; /* inputs, indices, updates */
+  int indices = c->cls[op->operands[n]->id];
+  for (int k = 0; k < op->n_operands; k++)
+    if (k != n && c->cls[op->operands[k]->id] != ROWS) return "scatters values that are not batch-shaped";
+  if (indices == SAME && n_in_batch == 0 && n_window > 0 && window[0] == 0 && !contains(inserted, n_inserted, 0) &&
+      !contains(to_operand, n_to_operand, 0) &&
+      op->operands[n + 1]->type.shape.dims[0] == op->operands[0]->type.shape.dims[0])
+    return NULL; /* whole windows along dimension 0 */
+  if (indices == ROWS && n_in_batch > 0 && in_batch[0] == 0 && idx_batch[0] == 0 && ivd != 0 &&
+      !contains(window, n_window, 0))
+    return NULL; /* batched on dimension 0 */
+  return "scatters across examples";
+}
+
 /* The reason an op with a rows operand or result does not split, or NULL when it does (its
  * results are then rows, which the caller checked against their types). */
 static const char *rows_rule(const split_check *c, const hr_op *op) {
@@ -280,6 +312,7 @@ static const char *rows_rule(const split_check *c, const hr_op *op) {
                ? NULL
                : "pads the batch dimension";
   case HR_OP_CONVOLUTION: return convolution_rule(c, op);
+  case HR_OP_SCATTER: return scatter_rule(c, op);
   default: return "has no rule for splitting the batch";
   }
 }

@@ -17,9 +17,10 @@
  * same operand broadcast along it), reshape, transpose keeping dimension 0 first, dot_general
  * with rows only on the lhs's free dimension 0 or on batching dimension 0 of both operands,
  * reduce and concatenate not along dimension 0, slice keeping dimension 0 whole, gather of a same
- * operand at rows indices, splat constants and iota not along dimension 0. Anything else that
- * meets a rows value (a reduction over the batch, a custom call, ...) makes the check fail, and
- * the caller runs the call whole. */
+ * operand at rows indices, scatter with whole windows along dimension 0 or batched on it, windows,
+ * convolutions, sorts, pads and reverses that leave dimension 0 alone, constants that repeat per
+ * chunk and iota not along dimension 0. Anything else that meets a rows value (a reduction over
+ * the batch, a custom call, ...) makes the check fail, and the caller runs the call whole. */
 #ifndef HLORUN_COMPILER_SPLIT_H
 #define HLORUN_COMPILER_SPLIT_H
 

@@ -117,6 +117,35 @@ TEST(per_example_function_splits) {
       NULL);
 }
 
+/* A scatter whose update windows span dimension 0 (each example's updates land in its rows)
+ * splits; one whose indices address dimension 0 does not. */
+TEST(scatter_along_other_dimensions_splits) {
+  check_split("func.func @main(%x: tensor<@B@x4xf32>, %u: tensor<@B@x2xf32>) -> tensor<@B@x4xf32> {\n"
+              "  %i = stablehlo.constant dense<[[0], [2]]> : tensor<2x1xi32>\n"
+              "  %y = \"stablehlo.scatter\"(%x, %i, %u) ({\n"
+              "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+              "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+              "    stablehlo.return %s : tensor<f32>\n"
+              "  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0], inserted_window_dims = "
+              "[1], scatter_dims_to_operand_dims = [1], index_vector_dim = 1>} : (tensor<@B@x4xf32>, tensor<2x1xi32>, "
+              "tensor<@B@x2xf32>) -> tensor<@B@x4xf32>\n"
+              "  return %y : tensor<@B@x4xf32>\n"
+              "}\n",
+              NULL);
+  check_split("func.func @main(%x: tensor<@B@x4xf32>, %u: tensor<2x4xf32>) -> tensor<@B@x4xf32> {\n"
+              "  %i = stablehlo.constant dense<[[0], [2]]> : tensor<2x1xi32>\n"
+              "  %y = \"stablehlo.scatter\"(%x, %i, %u) ({\n"
+              "  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+              "    %s = stablehlo.add %a, %b : tensor<f32>\n"
+              "    stablehlo.return %s : tensor<f32>\n"
+              "  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = "
+              "[0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<@B@x4xf32>, tensor<2x1xi32>, "
+              "tensor<2x4xf32>) -> tensor<@B@x4xf32>\n"
+              "  return %y : tensor<@B@x4xf32>\n"
+              "}\n",
+              "scatters values that are not batch-shaped");
+}
+
 TEST(reduction_over_the_batch_does_not_split) {
   check_split("func.func @main(%x: tensor<@B@x4xf32>) -> tensor<@B@x4xf32> {\n"
               "  %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
@@ -258,6 +287,7 @@ TEST(chunk_size_follows_the_largest_input_value) {
 
 int main(void) {
   RUN(per_example_function_splits);
+  RUN(scatter_along_other_dimensions_splits);
   RUN(reduction_over_the_batch_does_not_split);
   RUN(dot_over_the_batch_does_not_split);
   RUN(batch_size_as_a_value_does_not_split);
