@@ -33,28 +33,13 @@ static bool never_folded(hr_opcode code) {
   return (hr_opcode_flags(code) & (HR_OPF_SIDE_EFFECT | HR_OPF_HAS_REGIONS | HR_OPF_TERMINATOR)) != 0;
 }
 
-/* The bytes of a static tensor type, or false when it does not fit in size_t. */
-static bool type_bytes(const hr_type *t, size_t *out) {
-  int64_t n = 0;
-  hr_status s = hr_shape_num_elements(&t->shape, &n);
-  if (s) {
-    hr_status_free(s);
-    return false;
-  }
-  size_t es = hr_dtype_size(t->dtype);
-  if (es == 0 || (uint64_t)n > SIZE_MAX / es) return false;
-  *out = (size_t)n * es;
-  return true;
-}
-
 /* Whether every result is a static tensor and all of them together take at most `limit` bytes. */
 static bool results_fit(const hr_op *op, size_t limit) {
   size_t total = 0;
   for (int i = 0; i < op->n_results; i++) {
     const hr_type *t = &op->results[i].type;
     size_t bytes = 0;
-    if (t->kind != HR_TYPE_TENSOR || !hr_type_is_static(t) || !type_bytes(t, &bytes) || bytes > limit - total)
-      return false;
+    if (!hr_type_bytes(t, &bytes) || bytes > limit - total) return false;
     total += bytes;
   }
   return true;
@@ -152,7 +137,7 @@ static bool inputs_init(hc_ctx *c, const hr_op *op, fold_inputs *in) {
     const hr_attr *k = hc_constant_value(op->operands[i]);
     size_t nbytes = 0;
     in->ptrs[i] = &in->tensors[i];
-    if (!k || !type_bytes(&k->u.dense.type, &nbytes) || !constant_tensor(c, k, nbytes, &in->tensors[i])) return false;
+    if (!k || !hr_type_bytes(&k->u.dense.type, &nbytes) || !constant_tensor(c, k, nbytes, &in->tensors[i])) return false;
   }
   return true;
 }
@@ -161,7 +146,7 @@ static bool inputs_init(hc_ctx *c, const hr_op *op, fold_inputs *in) {
 static bool result_matches(const hr_op *op, int i, const hr_tensor *r) {
   const hr_type *t = &op->results[i].type;
   size_t bytes = 0;
-  if (!r || r->dtype != t->dtype || r->shape.rank != t->shape.rank || !type_bytes(t, &bytes) || r->nbytes != bytes)
+  if (!r || r->dtype != t->dtype || r->shape.rank != t->shape.rank || !hr_type_bytes(t, &bytes) || r->nbytes != bytes)
     return false;
   return memcmp(r->shape.dims, t->shape.dims, sizeof(int64_t) * (size_t)t->shape.rank) == 0;
 }
@@ -245,7 +230,7 @@ static hr_status fold_uniform(hc_ctx *c, hc_block *b, hr_op *op, hr_value **repl
     if (!(elems[i] = uniform_element(hc_constant_value(op->operands[i])))) return NULL;
   const hr_type *t = &op->results[0].type;
   size_t bytes = 0, es = hr_dtype_size(t->dtype);
-  if (!type_bytes(t, &bytes) || bytes == 0 || !elems[0]) return NULL;
+  if (!hr_type_bytes(t, &bytes) || bytes == 0 || !elems[0]) return NULL;
   if (rearranges(op->code)) {
     HR_TRY(emit_constant(c, b, op, 0, elems[0], es, repl));
     *folded = true;

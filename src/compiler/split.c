@@ -109,15 +109,16 @@ static bool same_block(const hr_block *f, const hr_block *p) {
   return true;
 }
 
-/* Whether a region of `op` reads a rows value of main directly (a capture). */
-static bool captures_rows(const split_check *c, const hr_op *op) {
+/* Whether an op inside the regions of `op` (at any depth) reads a value whose mark is `value`
+ * (marks: one byte per value id). */
+static bool regions_read(const hr_op *op, const unsigned char *marks, unsigned char value) {
   for (int r = 0; r < op->n_regions; r++) {
     const hr_block *b = &op->regions[r];
     for (int i = 0; i < b->n_ops; i++) {
       const hr_op *inner = b->ops[i];
       for (int k = 0; k < inner->n_operands; k++)
-        if (c->cls[inner->operands[k]->id] == ROWS) return true;
-      if (captures_rows(c, inner)) return true;
+        if (marks[inner->operands[k]->id] == value) return true;
+      if (regions_read(inner, marks, value)) return true;
     }
   }
   return false;
@@ -364,7 +365,7 @@ static hr_status check_op(split_check *c, int i) {
   }
   if (hr_opcode_flags(f->code) & HR_OPF_SIDE_EFFECT)
     return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: has side effects, which would repeat per chunk");
-  if (captures_rows(c, f))
+  if (regions_read(f, c->cls, ROWS)) /* a capture */
     return hr_op_error(f, HR_UNIMPLEMENTED, "batch split: a region reads a batch-shaped value of main");
   for (int r = 0; r < f->n_results; r++) c->cls[f->results[r].id] = (unsigned char)want;
   return NULL;
@@ -390,24 +391,11 @@ hr_status hr_split_check(const hr_module *full, const hr_module *part, int64_t c
   return s;
 }
 
-/* Bytes of a tensor type (0 when it overflows or is not a tensor). */
-static size_t type_bytes(const hr_type *t) {
-  int64_t n;
-  if (t->kind != HR_TYPE_TENSOR) return 0;
-  hr_status s = hr_shape_num_elements(&t->shape, &n);
-  hr_status_free(s);
-  size_t es = hr_dtype_size(t->dtype);
-  return s || n < 0 || (es && (uint64_t)n > SIZE_MAX / es) ? 0 : (size_t)n * es;
-}
-
-/* Whether an operand of `op` (or a value its regions read) is marked in `dep`. */
-static bool reads_marked(const hr_op *op, const bool *dep) {
+/* Whether an operand of `op`, or a value its regions read, is marked 1 in `dep`. */
+static bool reads_marked(const hr_op *op, const unsigned char *dep) {
   for (int k = 0; k < op->n_operands; k++)
     if (dep[op->operands[k]->id]) return true;
-  for (int r = 0; r < op->n_regions; r++)
-    for (int i = 0; i < op->regions[r].n_ops; i++)
-      if (reads_marked(op->regions[r].ops[i], dep)) return true;
-  return false;
+  return regions_read(op, dep, 1);
 }
 
 int64_t hr_split_batch(const hr_module *full, const bool *is_input, int64_t batch, size_t max_bytes,
@@ -415,18 +403,18 @@ int64_t hr_split_batch(const hr_module *full, const bool *is_input, int64_t batc
   const hr_func *fn = hr_module_find_func(full, "main");
   if (!fn || batch < 2) return batch;
   /* Marks, in value-id order (defs come before uses), the values computed from runtime inputs. */
-  bool *dep = a->alloc(a->ctx, fn->n_values ? fn->n_values : 1, 1);
+  unsigned char *dep = a->alloc(a->ctx, fn->n_values ? fn->n_values : 1, 1);
   if (!dep) return batch;
   memset(dep, 0, fn->n_values);
-  for (int i = 0; i < fn->n_args; i++) dep[fn->body.args[i].id] = is_input[i];
+  for (int i = 0; i < fn->n_args; i++) dep[fn->body.args[i].id] = is_input[i] ? 1 : 0;
   size_t largest = 0;
   for (int i = 0; i < fn->body.n_ops; i++) {
     const hr_op *op = fn->body.ops[i];
     if (!reads_marked(op, dep)) continue;
     for (int r = 0; r < op->n_results; r++) {
-      dep[op->results[r].id] = true;
-      size_t bytes = type_bytes(&op->results[r].type);
-      if (bytes > largest) largest = bytes;
+      dep[op->results[r].id] = 1;
+      size_t bytes = 0;
+      if (hr_type_bytes(&op->results[r].type, &bytes) && bytes > largest) largest = bytes;
     }
   }
   a->free(a->ctx, dep);

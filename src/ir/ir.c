@@ -64,6 +64,20 @@ bool hr_type_is_static(const hr_type *t) {
   return true;
 }
 
+bool hr_type_bytes(const hr_type *t, size_t *out) {
+  int64_t n = 0;
+  if (!hr_type_is_static(t)) return false;
+  hr_status s = hr_shape_num_elements(&t->shape, &n);
+  if (s) {
+    hr_status_free(s);
+    return false;
+  }
+  size_t es = hr_dtype_size(t->dtype);
+  if (es == 0 || (uint64_t)n > SIZE_MAX / es) return false;
+  *out = (size_t)n * es;
+  return true;
+}
+
 bool hr_type_compatible(const hr_type *a, const hr_type *b) {
   if (a->kind != b->kind) return false;
   if (a->kind == HR_TYPE_TUPLE) {

@@ -98,6 +98,9 @@ typedef struct hr_type {
 
 bool hr_type_equal(const hr_type *a, const hr_type *b);
 bool hr_type_is_static(const hr_type *t); /* a tensor with no dynamic dimension */
+/* The bytes of a static tensor type in memory (*out); false for other types, or when they do not
+ * fit in size_t. */
+bool hr_type_bytes(const hr_type *t, size_t *out);
 /* Same element type and rank, and every dimension pair equal or at least one dynamic. */
 bool hr_type_compatible(const hr_type *a, const hr_type *b);
 hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims);
