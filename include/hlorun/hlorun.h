@@ -41,6 +41,8 @@ typedef enum hr_code {
   HR_OUT_OF_RANGE,     /* a runtime value is outside its valid range */
   HR_CHECK_FAILED,     /* a check.* assertion in the program failed */
   HR_INTERNAL,         /* a bug in hlorun */
+  HR_DEADLINE_EXCEEDED, /* a run passed its deadline (hr_run_control) */
+  HR_CANCELLED,        /* the caller cancelled a run (hr_run_control) */
 } hr_code;
 
 typedef struct hr_status_s *hr_status; /* NULL == success */
@@ -180,6 +182,9 @@ typedef struct hr_run_options {
   int num_threads;               /* 0: number of online CPUs */
   bool run_checks;               /* evaluate check.* custom calls (otherwise they are skipped) */
   int64_t *checks_passed;        /* optional out: number of check.* calls that passed */
+  /* optional: a deadline and cancellation, polled before each op of a function body and on each
+   * while iteration (max_output_bytes is not used here); NULL: none */
+  const struct hr_run_control *control;
 } hr_run_options;
 
 /* Runs function `fn_name` (usually "main") with `inputs`. On success *outputs is an array of
@@ -222,6 +227,22 @@ hr_tensor_spec hr_executable_output_spec(const hr_executable *e, int i);
  * hr_tensors_free(). */
 hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                             int *num_outputs);
+
+/* Per-call controls of a run (all fields optional; a zeroed struct controls nothing). */
+typedef struct hr_run_control {
+  double deadline;              /* CLOCK_MONOTONIC time in seconds after which the run stops with HR_DEADLINE_EXCEEDED; 0: none */
+  bool (*cancelled)(void *ctx); /* polled with the deadline: true stops the run with HR_CANCELLED */
+  void *cancel_ctx;
+  size_t max_output_bytes;      /* when the outputs for these input shapes (known once compiled) would take more bytes
+                                   in all, fail with HR_RESOURCE_EXHAUSTED before running; 0: no bound */
+} hr_run_control;
+/* The CLOCK_MONOTONIC time in seconds (for hr_run_control.deadline: hr_monotonic_seconds() + budget). */
+double hr_monotonic_seconds(void);
+/* hr_executable_run under `ctl` (NULL: none). The deadline and the callback are polled before each
+ * step (an op) of each chunk and on each iteration of a stablehlo.while; a run they stop returns
+ * no outputs, frees what it made and leaves the executable ready for the next run. */
+hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                                       const hr_run_control *ctl, hr_tensor ***outputs, int *num_outputs);
 void hr_executable_free(hr_executable *e);
 
 /* A program: a module's entry function with some parameters bound to weights. Runtime inputs are
@@ -253,6 +274,10 @@ hr_status hr_program_compile(hr_program *p, const hr_tensor_spec *inputs, int nu
 /* Runs with JIT compilation cached by input shapes (compiled as hr_program_compile does). */
 hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                          int *num_outputs);
+/* hr_program_run under `ctl` (NULL: none), as hr_executable_run_controlled runs; max_output_bytes is
+ * checked once the executable for the inputs' shapes is compiled or found, before it runs. */
+hr_status hr_program_run_controlled(hr_program *p, hr_tensor *const *inputs, int num_inputs, const hr_run_control *ctl,
+                                    hr_tensor ***outputs, int *num_outputs);
 /* Number of executables compiled and cached so far (for tests and metrics). */
 int hr_program_cache_size(const hr_program *p);
 
@@ -291,11 +316,42 @@ void hr_weights_free(hr_weights *w);
  * mapped and the weights used in place. An executable file (hlorun compile) holds an executable
  * the same way: its compiled program for fixed shapes, and its weights. */
 hr_status hr_artifact_write(const hr_program *p, const char *path);
-/* Maps an artifact and creates its program; weights stay in the mapping (no copy). */
-hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_program **out);
 hr_status hr_executable_write(const hr_executable *e, const char *path);
-/* Maps an executable file; everything is prepared before it returns, so the first run costs the
- * same as later ones. */
+
+/* How an artifact or executable file is read (hr_artifact_open_with, hr_executable_open_with).
+ * In either mode the file is opened once, and its 80-byte header is read alone and checked
+ * (magic, version, kind, file size equal to the file's, section bounds), and max_file_bytes
+ * applied, before the rest of the file is mapped or read; then the CRC-32 over the whole file and
+ * everything else is checked on the bytes the weights will use.
+ *  - Mapping (copy false, the default): the file is mapped read-only and the weights are used in
+ *    place. The file must then not be truncated or rewritten in place while the program or
+ *    executable lives (a truncated mapping faults the process with SIGBUS); replace it instead by
+ *    writing a new file and renaming it over the old one, as hr_artifact_write does.
+ *  - Copy: the file is read into one 64-byte aligned buffer from the allocator of the
+ *    hr_exec_options (or the default), which the weights then point into (no second copy).
+ *    Rewriting, truncating or deleting the file afterwards cannot affect or fault a run. A file
+ *    found to change while it is read (it ends early, or its size or times differ afterwards) is
+ *    refused with HR_IO_ERROR "... changed while being read ...". */
+typedef struct hr_artifact_options {
+  size_t max_file_bytes; /* larger files are refused (HR_RESOURCE_EXHAUSTED) having read only the
+                            header; 0: no bound */
+  bool copy;             /* read the file into memory of its own instead of mapping it */
+  /* Copy mode, optional: polled before each 8 MiB chunk is read; returning true stops the open
+   * with HR_CANCELLED "<path>: reading the file was cancelled ...", nothing kept. */
+  bool (*cancelled)(void *ctx);
+  void *cancel_ctx; /* passed to `cancelled` */
+} hr_artifact_options;
+
+/* Opens an artifact and creates its program. `ao` NULL: mapping mode without a size bound. */
+hr_status hr_artifact_open_with(const char *path, const hr_artifact_options *ao, const hr_exec_options *opts,
+                                hr_program **out);
+/* Opens an executable file; everything is prepared before it returns, so the first run costs the
+ * same as later ones. `ao` as for hr_artifact_open_with. */
+hr_status hr_executable_open_with(const char *path, const hr_artifact_options *ao, const hr_exec_options *opts,
+                                  hr_executable **out);
+/* hr_artifact_open_with and hr_executable_open_with with `ao` NULL: the file is mapped and the
+ * weights stay in the mapping (no copy). */
+hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_program **out);
 hr_status hr_executable_open(const char *path, const hr_exec_options *opts, hr_executable **out);
 
 /* Converts a JAX key path as found in jax.arg_info ("params['blocks'][0]['attn']['key']") to the

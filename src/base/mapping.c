@@ -4,30 +4,41 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
+
+hr_status hr_open_regular(const char *path, int *fd, struct stat *st) {
+  /* O_NONBLOCK makes opening a FIFO return at once (regular files ignore the flag). */
+  *fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (*fd < 0) return hr_error(errno == ENOENT ? HR_NOT_FOUND : HR_IO_ERROR, "%s: %s", path, strerror(errno));
+  if (fstat(*fd, st) == 0 && S_ISREG(st->st_mode)) return NULL;
+  close(*fd);
+  *fd = -1;
+  return hr_error(HR_IO_ERROR, "%s: not a regular file", path);
+}
+
+hr_status hr_map_fd(int fd, const char *path, size_t len, void **data) {
+  /* No MAP_POPULATE: callers validate what they can before the bulk is read. */
+  void *p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (p == MAP_FAILED) {
+    *data = NULL;
+    return hr_error(HR_IO_ERROR, "%s: mmap failed: %s", path, strerror(errno));
+  }
+  madvise(p, len, MADV_WILLNEED); /* a hint: failure changes nothing */
+  *data = p;
+  return NULL;
+}
 
 hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *len) {
   *data = NULL;
   *len = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return hr_error(errno == ENOENT ? HR_NOT_FOUND : HR_IO_ERROR, "%s: %s", path, strerror(errno));
+  int fd;
   struct stat st;
+  HR_TRY(hr_open_regular(path, &fd, &st));
   hr_status s = NULL;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-    s = hr_error(HR_IO_ERROR, "%s: not a regular file", path);
-  else if ((unsigned long long)st.st_size > max_bytes)
+  if ((unsigned long long)st.st_size > max_bytes)
     s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: %lld bytes exceed the limit of %zu", path, (long long)st.st_size, max_bytes);
-  if (!s && st.st_size > 0) {
-    /* MAP_POPULATE reads the file in now, in bulk, rather than one page fault at a time later. */
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    if (p == MAP_FAILED)
-      s = hr_error(HR_IO_ERROR, "%s: mmap failed: %s", path, strerror(errno));
-    else {
-      *data = p;
-      *len = (size_t)st.st_size;
-    }
-  }
+  else if (st.st_size > 0 && !(s = hr_map_fd(fd, path, (size_t)st.st_size, data)))
+    *len = (size_t)st.st_size;
   close(fd);
   return s;
 }

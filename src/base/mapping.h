@@ -3,13 +3,20 @@
 #define HLORUN_BASE_MAPPING_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "hlorun/hlorun.h"
 
+/* Opens `path` read-only and checks, with the fstat in *st, that it is a regular file. Opening
+ * does not block (a FIFO is refused, not waited on). On error *fd is -1. */
+hr_status hr_open_regular(const char *path, int *fd, struct stat *st);
+/* Maps the first `len` (> 0) bytes of the open file `fd` read-only (private) and asks the kernel
+ * to read them ahead; nothing is read before it returns. `path` names the file in errors. */
+hr_status hr_map_fd(int fd, const char *path, size_t len, void **data);
 /* Maps `path` read-only (private). Empty files yield data == NULL, len == 0. Files above
- * `max_bytes` are rejected. */
+ * `max_bytes` are rejected before anything is mapped. */
 hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *len);
-/* Unmaps a mapping made by hr_map_file (matches hr_backing_release_fn). */
+/* Unmaps a mapping made by hr_map_fd or hr_map_file (matches hr_backing_release_fn). */
 void hr_unmap_file(void *data, size_t len);
 
 #endif

@@ -83,6 +83,8 @@ const char *hr_code_name(hr_code code) {
     case HR_OUT_OF_RANGE: return "OUT_OF_RANGE";
     case HR_CHECK_FAILED: return "CHECK_FAILED";
     case HR_INTERNAL: return "INTERNAL";
+    case HR_DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
+    case HR_CANCELLED: return "CANCELLED";
   }
   return "UNKNOWN";
 }

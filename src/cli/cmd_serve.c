@@ -15,7 +15,10 @@ static const char serve_usage[] =
     "                    [--port N] [--rest_api_port N] [--host ADDR] [--rest_api_num_threads N]\n"
     "                    [--file_system_poll_wait_seconds N] [--enable_batching]\n"
     "                    [--batching_parameters_file FILE] [--max_request_bytes N] [--max_json_depth N]\n"
-    "                    [--max_tensor_elements N] [--drain_timeout_seconds N]\n"
+    "                    [--max_tensor_elements N] [--max_output_bytes N] [--max_buffered_request_bytes N]\n"
+    "                    [--rest_api_timeout_in_ms N] [--request_read_timeout_seconds N]\n"
+    "                    [--max_connections N] [--max_connections_per_client N]\n"
+    "                    [--max_model_bytes N] [--max_total_model_bytes N] [--drain_timeout_seconds N]\n"
     "                    [--tensorflow_intra_op_parallelism N]\n"
     "  serves TensorFlow Serving's REST API for hlorun artifacts in DIR/<version>/*.hlo;\n"
     "  --port 0 picks a free port; the line \"listening on HOST:PORT\" is printed once serving\n";
@@ -23,7 +26,8 @@ static const char serve_usage[] =
 typedef struct serve_args {
   const char *host, *model_name, *base_path, *config_file, *batching_file;
   int64_t port, rest_api_port, threads, poll_seconds, max_request_bytes, max_json_depth, max_tensor_elements;
-  int64_t drain_seconds, intra_op_threads;
+  int64_t drain_seconds, intra_op_threads, max_output_bytes, max_buffered_bytes, timeout_ms, read_seconds;
+  int64_t max_connections, max_connections_per_client, max_model_bytes, max_total_model_bytes;
   bool enable_batching, help;
 } serve_args;
 
@@ -92,6 +96,16 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
                     .max_json_depth = 64,
                     .max_tensor_elements = (int64_t)1 << 24,
                     .drain_seconds = 30};
+  srv_options d;
+  srv_options_defaults(&d);
+  a->max_output_bytes = (int64_t)d.max_output_bytes;
+  a->max_buffered_bytes = (int64_t)d.max_buffered_bytes;
+  a->timeout_ms = (int64_t)(d.request_timeout_seconds * 1000);
+  a->read_seconds = (int64_t)d.read_seconds;
+  a->max_connections = d.max_connections;
+  a->max_connections_per_client = d.max_connections_per_client;
+  a->max_model_bytes = (int64_t)d.max_model_bytes;
+  a->max_total_model_bytes = (int64_t)d.max_total_model_bytes;
   const flag flags[] = {
       {"port", FLAG_INT, 0, 65535, &a->port},
       {"rest_api_port", FLAG_INT, 0, 65535, &a->rest_api_port},
@@ -106,6 +120,14 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
       {"max_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_request_bytes},
       {"max_json_depth", FLAG_INT, 4, 1000, &a->max_json_depth},
       {"max_tensor_elements", FLAG_INT, 1, (int64_t)1 << 40, &a->max_tensor_elements},
+      {"max_output_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_output_bytes},
+      {"max_buffered_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_buffered_bytes},
+      {"rest_api_timeout_in_ms", FLAG_INT, 1, (int64_t)86400000, &a->timeout_ms},
+      {"request_read_timeout_seconds", FLAG_INT, 1, 3600, &a->read_seconds},
+      {"max_connections", FLAG_INT, 1, 1000000, &a->max_connections},
+      {"max_connections_per_client", FLAG_INT, 0, 1000000, &a->max_connections_per_client},
+      {"max_model_bytes", FLAG_INT, 1, (int64_t)1 << 50, &a->max_model_bytes},
+      {"max_total_model_bytes", FLAG_INT, 1, (int64_t)1 << 50, &a->max_total_model_bytes},
       {"drain_timeout_seconds", FLAG_INT, 0, 3600, &a->drain_seconds},
       {"tensorflow_intra_op_parallelism", FLAG_INT, 0, 1024, &a->intra_op_threads},
       {"help", FLAG_BOOL, 0, 0, &a->help},
@@ -148,6 +170,14 @@ static void fill_options(const serve_args *a, srv_options *o) {
   o->max_request_bytes = (size_t)a->max_request_bytes;
   o->max_json_depth = (int)a->max_json_depth;
   o->max_tensor_elements = a->max_tensor_elements;
+  o->max_output_bytes = (size_t)a->max_output_bytes;
+  o->max_buffered_bytes = (size_t)a->max_buffered_bytes;
+  o->request_timeout_seconds = (double)a->timeout_ms / 1000;
+  o->read_seconds = (double)a->read_seconds;
+  o->max_connections = (int)a->max_connections;
+  o->max_connections_per_client = (int)a->max_connections_per_client;
+  o->max_model_bytes = (size_t)a->max_model_bytes;
+  o->max_total_model_bytes = (size_t)a->max_total_model_bytes;
   o->drain_seconds = (double)a->drain_seconds;
   o->intra_op_threads = (int)a->intra_op_threads;
 }

@@ -9,18 +9,28 @@
 #include "runtime/elem.h"
 #include "runtime/executable.h"
 
-/* The container kind of an artifact file (docs/artifact-format.md: magic "HLORUNAF", then
- * version and kind as little-endian u64s): 1 program, 2 executable; 0 for anything else. */
+/* Whether `path` ends in `ext`. */
+static bool has_extension(const char *path, const char *ext) {
+  size_t n = strlen(path), e = strlen(ext);
+  return n > e && strcmp(path + n - e, ext) == 0;
+}
+
+/* The reader a file goes to (docs/artifact-format.md: magic "HLORUNAF", then version and kind as
+ * little-endian u64s). Every file that starts with the magic or is named *.hlo or *.hlox goes to
+ * an artifact reader, which reports whatever is wrong with it (too short, unknown kind, ...):
+ * 2 (executable) when its header says kind 2, or when it lacks the magic and is named *.hlox;
+ * else 1 (program). 0 for anything else (StableHLO text). */
 static int container_kind(const char *path) {
   FILE *f = fopen(path, "rb");
-  if (!f) return 0;
   unsigned char h[24] = {0};
-  size_t got = fread(h, 1, sizeof h, f);
-  fclose(f);
-  if (got != sizeof h || memcmp(h, "HLORUNAF", 8) != 0) return 0;
-  uint64_t kind = 0;
-  for (int i = 7; i >= 0; i--) kind = kind << 8 | h[16 + i];
-  return kind == 1 || kind == 2 ? (int)kind : 0;
+  size_t got = f ? fread(h, 1, sizeof h, f) : 0;
+  if (f) fclose(f);
+  if (got >= 8 && memcmp(h, "HLORUNAF", 8) == 0) {
+    uint64_t kind = 0; /* 0 when the file ends before it */
+    for (int i = 7; i >= 0; i--) kind = kind << 8 | h[16 + i];
+    return kind == 2 ? 2 : 1;
+  }
+  return has_extension(path, ".hlox") ? 2 : has_extension(path, ".hlo") ? 1 : 0;
 }
 
 bool cli_is_container(const char *path) { return container_kind(path) != 0; }

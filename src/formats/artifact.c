@@ -1,9 +1,10 @@
 /* Artifact files: one file holding a program (hr_artifact_write/open) or an executable
  * (hr_executable_write/open). A fixed header locates three sections — JSON metadata, StableHLO
  * text, and the weights, each tensor 64-byte aligned so it is used in place from a read-only
- * mapping — and a CRC-32 of everything before it closes the file. The byte layout and the
- * metadata schema are specified in docs/artifact-format.md; every rule stated there is checked
- * here before anything is built from the file. */
+ * mapping or from an owned copy of the file — and a CRC-32 of everything before it closes the
+ * file. The byte layout and the metadata schema are specified in docs/artifact-format.md; every
+ * rule stated there is checked here before anything is built from the file, and the header
+ * before the rest of the file is even mapped or read. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -454,14 +455,19 @@ typedef struct af_weight {
   json_t *params;        /* the "parameters" array: entry parameter indices */
 } af_weight;
 
-/* An artifact file being opened: the mapping (until a weight set takes it over), the header, the
- * parsed metadata, the module and the weight set, each released by af_close unless handed on. */
+/* An artifact file being opened: its descriptor (until the bytes are in), the bytes (a mapping or
+ * an owned copy, until a weight set takes them over), the header, the parsed metadata, the module
+ * and the weight set, each released by af_close unless handed on. */
 typedef struct af_file {
   const char *path;
   const hr_allocator *a;
+  int fd;
+  struct stat st; /* when the file was opened */
+  unsigned char header[HR_ARTIFACT_HEADER_SIZE];
   uint64_t kind;
-  const unsigned char *map;
+  const unsigned char *map;      /* the whole file */
   size_t len;
+  hr_backing_release_fn release; /* of `map`: hr_unmap_file or release_copy */
   af_section metadata, program, weights_sec;
   json_t *root;
   const char *entry;
@@ -474,8 +480,14 @@ typedef struct af_file {
   hr_weights *set;
 } af_file;
 
+static void close_fd(af_file *f) {
+  if (f->fd >= 0) close(f->fd);
+  f->fd = -1;
+}
+
 static void af_close(af_file *f) {
-  if (f->map) hr_unmap_file((void *)f->map, f->len);
+  close_fd(f);
+  if (f->map) f->release((void *)f->map, f->len);
   json_decref(f->root);
   if (f->inputs) f->a->free(f->a->ctx, f->inputs);
   if (f->outputs) f->a->free(f->a->ctx, f->outputs);
@@ -497,12 +509,36 @@ static hr_status check_section(const af_file *f, const char *what, af_section s,
   return NULL;
 }
 
-/* Validates the fixed header: magic, version, kind, file size, and that the sections follow one
- * another (metadata, program, weights) between the header and the trailer. */
+/* The error for a file whose bytes changed while it was being opened. */
+static hr_status changed_error(const af_file *f, const char *how) {
+  return hr_error(HR_IO_ERROR, "%s: the file changed while being read (%s)", f->path, how);
+}
+
+/* Reads `len` bytes at `offset` (a bounded pread loop); a file that ends sooner has changed since
+ * it was opened, because every read stays within the size it had then. */
+static hr_status read_at(const af_file *f, unsigned char *buf, size_t len, uint64_t offset) {
+  while (len) {
+    ssize_t n = pread(f->fd, buf, len, (off_t)offset);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0)
+      return hr_error(HR_IO_ERROR, "%s: read failed at offset %llu: %s", f->path, (unsigned long long)offset,
+                      strerror(errno));
+    if (n == 0) return changed_error(f, "it became shorter");
+    buf += n;
+    len -= (size_t)n;
+    offset += (uint64_t)n;
+  }
+  return NULL;
+}
+
+/* Reads the fixed header (and nothing else of the file) and validates it: magic, version, kind,
+ * file size, and that the sections follow one another (metadata, program, weights) between the
+ * header and the trailer. */
 static hr_status read_header(af_file *f, uint64_t want_kind) {
-  const unsigned char *b = f->map;
+  const unsigned char *b = f->header;
   if (f->len < HR_ARTIFACT_HEADER_SIZE + HR_ARTIFACT_TRAILER_SIZE)
     return hr_error(HR_PARSE_ERROR, "%s: %zu bytes is too short for an hlorun artifact", f->path, f->len);
+  HR_TRY(read_at(f, f->header, sizeof f->header, 0));
   if (memcmp(b, MAGIC, sizeof MAGIC) != 0)
     return hr_error(HR_PARSE_ERROR, "%s: not an hlorun artifact (bad magic)", f->path);
   uint64_t version = load_le64(b + HR_AF_VERSION);
@@ -542,6 +578,59 @@ static hr_status verify_checksum(const af_file *f) {
     return hr_error(HR_PARSE_ERROR, "%s: checksum mismatch (stored %08x, computed %08x): the file is corrupt", f->path,
                     (unsigned)stored, (unsigned)computed);
   return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading: the bulk of the file, mapped or copied                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum { COPY_CHUNK = 8 << 20 }; /* bytes read between polls of hr_artifact_options.cancelled */
+
+/* Maps the whole file (mapping mode); its pages are read in as the checksum pass touches them. */
+static hr_status map_file(af_file *f) {
+  void *map;
+  HR_TRY(hr_map_fd(f->fd, f->path, f->len, &map));
+  f->map = map;
+  f->release = hr_unmap_file;
+  return NULL;
+}
+
+/* Frees a copy made by copy_file, whose allocator is stored in the HR_ARTIFACT_ALIGN bytes before
+ * the data (matches hr_backing_release_fn). */
+static void release_copy(void *data, size_t len) {
+  unsigned char *block = (unsigned char *)data - HR_ARTIFACT_ALIGN;
+  const hr_allocator *a;
+  memcpy(&a, block, sizeof a);
+  a->free(a->ctx, block);
+}
+
+/* Whether the file's size, modification or status-change time differ between two fstats. */
+static bool stat_changed(const struct stat *a, const struct stat *b) {
+  return a->st_size != b->st_size || a->st_mtim.tv_sec != b->st_mtim.tv_sec ||
+         a->st_mtim.tv_nsec != b->st_mtim.tv_nsec || a->st_ctim.tv_sec != b->st_ctim.tv_sec ||
+         a->st_ctim.tv_nsec != b->st_ctim.tv_nsec;
+}
+
+/* Reads the whole file into memory of its own, 64-byte aligned (copy mode), COPY_CHUNK bytes at a
+ * time, polling `ao->cancelled` before each chunk; then checks that the file did not change
+ * meanwhile. (The descriptor keeps the inode it opened: a file replaced by a rename is read whole,
+ * as it was.) */
+static hr_status copy_file(af_file *f, const hr_artifact_options *ao) {
+  unsigned char *block = f->a->alloc(f->a->ctx, HR_ARTIFACT_ALIGN + f->len, HR_ARTIFACT_ALIGN);
+  if (!block) return hr_error(HR_OUT_OF_MEMORY, "%s: out of memory for a copy of %zu bytes", f->path, f->len);
+  memcpy(block, &f->a, sizeof f->a);
+  unsigned char *data = block + HR_ARTIFACT_ALIGN;
+  f->map = data;
+  f->release = release_copy;
+  for (size_t pos = 0; pos < f->len; pos += COPY_CHUNK) {
+    if (ao->cancelled && ao->cancelled(ao->cancel_ctx))
+      return hr_error(HR_CANCELLED, "%s: reading the file was cancelled after %zu of %zu bytes", f->path, pos,
+                      f->len);
+    HR_TRY(read_at(f, data + pos, f->len - pos < COPY_CHUNK ? f->len - pos : COPY_CHUNK, pos));
+  }
+  struct stat now;
+  if (fstat(f->fd, &now) != 0) return hr_error(HR_IO_ERROR, "%s: fstat failed: %s", f->path, strerror(errno));
+  return stat_changed(&f->st, &now) ? changed_error(f, "its size or times differ from when it was opened") : NULL;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -794,16 +883,17 @@ static hr_status check_narrow_values(const af_file *f, const af_weight *w, const
   return NULL;
 }
 
-/* Builds the weight set over the mapping, which it takes over (tensors point into it, no copy).
- * A file without weights is unmapped instead: nothing refers to it any more. */
+/* Builds the weight set over the file's bytes (mapping or copy), which it takes over (tensors
+ * point into them, no further copy). A file without weights is released instead: nothing refers
+ * to it any more. */
 static hr_status build_weight_set(af_file *f) {
   void *map = (void *)f->map;
   f->map = NULL;
   if (f->n_weights == 0) {
-    hr_unmap_file(map, f->len);
+    f->release(map, f->len);
     return NULL;
   }
-  HR_TRY(hr_weights_create(f->a, f->n_weights, map, f->len, hr_unmap_file, &f->set));
+  HR_TRY(hr_weights_create(f->a, f->n_weights, map, f->len, f->release, &f->set));
   unsigned char *base = (unsigned char *)map + f->weights_sec.offset;
   for (int i = 0; i < f->n_weights; i++) {
     const af_weight *w = &f->weights[i];
@@ -814,14 +904,22 @@ static hr_status build_weight_set(af_file *f) {
   return NULL;
 }
 
-/* Maps, validates and parses an artifact of kind `want_kind`, leaving the module and weight set
- * in `f`. */
-static hr_status load(af_file *f, const char *path, const hr_exec_options *opts, uint64_t want_kind) {
-  *f = (af_file){.path = path, .a = opts && opts->allocator ? opts->allocator : hr_default_allocator()};
-  void *map;
-  HR_TRY(hr_map_file(path, SIZE_MAX, &map, &f->len));
-  f->map = map;
+/* Opens, validates and parses an artifact of kind `want_kind`, leaving the module and weight set
+ * in `f`. Only the header is read until it has passed and the file is within `ao`'s size limit;
+ * then the whole file is mapped or copied (`ao->copy`) and everything else is checked on those
+ * bytes, starting with the header read again. */
+static hr_status load(af_file *f, const char *path, const hr_artifact_options *ao, const hr_exec_options *opts,
+                      uint64_t want_kind) {
+  *f = (af_file){.path = path, .a = opts && opts->allocator ? opts->allocator : hr_default_allocator(), .fd = -1};
+  HR_TRY(hr_open_regular(path, &f->fd, &f->st));
+  f->len = (size_t)f->st.st_size;
   HR_TRY(read_header(f, want_kind));
+  if (ao && ao->max_file_bytes && f->len > ao->max_file_bytes)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: %zu bytes exceed the limit of %zu bytes", path, f->len,
+                    ao->max_file_bytes);
+  HR_TRY(ao && ao->copy ? copy_file(f, ao) : map_file(f));
+  close_fd(f);
+  if (memcmp(f->map, f->header, sizeof f->header) != 0) return changed_error(f, "its header differs");
   HR_TRY(verify_checksum(f));
   HR_TRY(read_metadata(f));
   HR_TRY(parse_program(f));
@@ -987,12 +1085,13 @@ static hr_status naming_file(const char *path, hr_status s) {
   return s && !strstr(hr_status_message(s), path) ? hr_status_wrap(s, "%s", path) : s;
 }
 
-hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_program **out) {
+hr_status hr_artifact_open_with(const char *path, const hr_artifact_options *ao, const hr_exec_options *opts,
+                                hr_program **out) {
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_artifact_open: `out` is NULL");
   *out = NULL;
   if (!path) return hr_error(HR_INVALID_ARGUMENT, "hr_artifact_open: `path` is NULL");
   af_file f;
-  hr_status s = load(&f, path, opts, HR_ARTIFACT_KIND_PROGRAM);
+  hr_status s = load(&f, path, ao, opts, HR_ARTIFACT_KIND_PROGRAM);
   hr_program *p = NULL;
   if (!s) {
     hr_module *m = f.module;
@@ -1005,6 +1104,10 @@ hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_pro
   af_close(&f);
   if (!s) *out = p;
   return s;
+}
+
+hr_status hr_artifact_open(const char *path, const hr_exec_options *opts, hr_program **out) {
+  return hr_artifact_open_with(path, NULL, opts, out);
 }
 
 /* Builds the executable of a loaded file: binds the weights to their parameters, checks the
@@ -1026,16 +1129,21 @@ static hr_status build_executable(af_file *f, const hr_exec_options *opts, hr_ex
   return s;
 }
 
-hr_status hr_executable_open(const char *path, const hr_exec_options *opts, hr_executable **out) {
+hr_status hr_executable_open_with(const char *path, const hr_artifact_options *ao, const hr_exec_options *opts,
+                                  hr_executable **out) {
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_executable_open: `out` is NULL");
   *out = NULL;
   if (!path) return hr_error(HR_INVALID_ARGUMENT, "hr_executable_open: `path` is NULL");
   af_file f;
   hr_executable *e = NULL;
-  hr_status s = load(&f, path, opts, HR_ARTIFACT_KIND_EXECUTABLE);
+  hr_status s = load(&f, path, ao, opts, HR_ARTIFACT_KIND_EXECUTABLE);
   if (!s) s = build_executable(&f, opts, &e);
   if (s) hr_executable_free(e);
   af_close(&f);
   if (!s) *out = e;
   return s;
+}
+
+hr_status hr_executable_open(const char *path, const hr_exec_options *opts, hr_executable **out) {
+  return hr_executable_open_with(path, NULL, opts, out);
 }

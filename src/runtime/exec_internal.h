@@ -24,6 +24,10 @@ hr_exec_stats hr_executable_stats(const hr_executable *e);
 hr_status hr_executable_set_chunks(hr_executable *e, int64_t chunks);
 int64_t hr_executable_chunks(const hr_executable *e);
 
+/* An HR_RESOURCE_EXHAUSTED error, naming @main, when the outputs of a run (all chunks) would take
+ * more than `max_bytes` bytes in all (0: no bound), else NULL. */
+hr_status hr_executable_check_outputs(const hr_executable *e, size_t max_bytes);
+
 /* The spec of a tensor type (a zeroed spec, dtype HR_DTYPE_INVALID, for other types). */
 hr_tensor_spec hr_spec_of_type(const hr_type *t);
 /* The tensor type of a spec. */

@@ -58,7 +58,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "runtime/exec_internal.h"
 #include "runtime/fast.h"
@@ -1101,20 +1100,25 @@ static hr_status run_step(hr_executable *e, const step *st) {
   }
 }
 
-/* Seconds on the monotonic clock. */
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+/* Polls the run's control (NULL: none) before step `i` of chunk `c`; the error names the step. */
+static hr_status poll_step(const hr_executable *e, const hr_run_control *ctl, int i, int64_t c) {
+  const step *st = &e->steps[i];
+  if (!ctl || st->kind == STEP_ALIAS || st->kind == STEP_FOLDED) return NULL; /* those do nothing */
+  hr_code stop = hr_control_poll(ctl);
+  if (!stop) return NULL;
+  char chunk[64] = "";
+  if (e->chunks > 1) snprintf(chunk, sizeof chunk, ", chunk %lld of %lld", (long long)c + 1, (long long)e->chunks);
+  return hr_op_error(st->op, stop, "%s (at step %d of %d%s)", hr_control_reason(stop), i + 1, e->n_steps, chunk);
 }
 
-/* Runs every step in order (timing each when profiling). */
-static hr_status run_steps(hr_executable *e) {
+/* Runs every step in order on chunk `c` (timing each when profiling), polling `ctl` before each. */
+static hr_status run_steps(hr_executable *e, const hr_run_control *ctl, int64_t c) {
   for (int i = 0; i < e->n_steps; i++) {
-    double t0 = e->profile ? now_seconds() : 0;
+    HR_TRY(poll_step(e, ctl, i, c));
+    double t0 = e->profile ? hr_monotonic_seconds() : 0;
     HR_TRY(run_step(e, &e->steps[i]));
     if (e->profile) {
-      double t = now_seconds() - t0;
+      double t = hr_monotonic_seconds() - t0;
       e->profile[i].seconds += t;
       if (e->profiled_runs == 0 || t < e->profile[i].fastest) e->profile[i].fastest = t;
     }
@@ -1167,12 +1171,36 @@ static void copy_outputs(const hr_executable *e, hr_tensor **outputs, int64_t c)
   }
 }
 
+hr_status hr_executable_check_outputs(const hr_executable *e, size_t max_bytes) {
+  if (!max_bytes) return NULL;
+  size_t total = 0;
+  bool overflow = false;
+  for (int i = 0; i < e->n_outputs; i++) /* each output's bytes fit size_t: set_chunks */
+    overflow |= __builtin_add_overflow(total, e->slots[e->output_slots[i]].view.nbytes * (size_t)e->chunks, &total);
+  if (overflow)
+    return func_error(e->main, HR_RESOURCE_EXHAUSTED,
+                      "the outputs for these inputs would take more than %zu bytes, over the limit of %zu", SIZE_MAX,
+                      max_bytes);
+  if (total > max_bytes)
+    return func_error(e->main, HR_RESOURCE_EXHAUSTED,
+                      "the outputs for these inputs would take %zu bytes, over the limit of %zu", total, max_bytes);
+  return NULL;
+}
+
 hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                             int *num_outputs) {
+  return hr_executable_run_controlled(e, inputs, num_inputs, NULL, outputs, num_outputs);
+}
+
+hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                                       const hr_run_control *ctl, hr_tensor ***outputs, int *num_outputs) {
   *outputs = NULL;
   *num_outputs = 0;
   if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
   HR_TRY(check_inputs(e, inputs, num_inputs));
+  HR_TRY(hr_executable_check_outputs(e, ctl ? ctl->max_output_bytes : 0));
+  /* Polled only when it can stop the run: a zeroed control costs what none does. */
+  const hr_run_control *poll = ctl && (ctl->deadline > 0 || ctl->cancelled) ? ctl : NULL;
   hr_tensor **outs = NULL;
   HR_TRY(new_outputs(e, &outs));
   if (atomic_flag_test_and_set(&e->running)) {
@@ -1181,11 +1209,13 @@ hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_
                     e->main->name);
   }
   hr_status s = NULL;
+  e->interp->opts.control = poll; /* for the while loops of wrapped steps */
   for (int64_t c = 0; !s && c < e->chunks; c++) {
     bind_inputs(e, inputs, c);
-    s = run_steps(e);
+    s = run_steps(e, poll, c);
     if (!s) copy_outputs(e, outs, c);
   }
+  e->interp->opts.control = NULL;
   if (e->profile) e->profiled_calls++;
   bind_inputs(e, NULL, 0);
   atomic_flag_clear(&e->running);

@@ -2,6 +2,7 @@
 #include "runtime/interp.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "ir/infer.h"
 #include "runtime/check.h"
@@ -90,6 +91,26 @@ static void frame_release(hr_interp *in, frame *f) {
   a->free(a->ctx, f->slots);
   a->free(a->ctx, f->owned);
   a->free(a->ctx, (void *)f->last_use);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Run control                                                                                     */
+/* ---------------------------------------------------------------------------------------------- */
+
+double hr_monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+hr_code hr_control_poll(const hr_run_control *ctl) {
+  if (!ctl) return HR_OK;
+  if (ctl->deadline > 0 && hr_monotonic_seconds() >= ctl->deadline) return HR_DEADLINE_EXCEEDED;
+  return ctl->cancelled && ctl->cancelled(ctl->cancel_ctx) ? HR_CANCELLED : HR_OK;
+}
+
+const char *hr_control_reason(hr_code code) {
+  return code == HR_CANCELLED ? "the run was cancelled" : "the run passed its deadline";
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -312,8 +333,16 @@ static hr_status run_block_in(hr_interp *in, frame *f, const hr_block *block, hr
     f->slots[id] = args[i];
   }
   hr_status s = NULL;
+  /* A run's control is polled before each op of a function body (not of regions such as reduce
+   * bodies, which run per element). */
+  const hr_run_control *ctl = block == &f->func->body ? in->opts.control : NULL;
   for (int k = 0; k < block->n_ops && !s; k++) {
     const hr_op *op = block->ops[k];
+    hr_code stop = hr_control_poll(ctl);
+    if (stop) {
+      s = hr_op_error(op, stop, "%s (before this op of @%s)", hr_control_reason(stop), f->func->name);
+      break;
+    }
     if (hr_opcode_flags(op->code) & HR_OPF_TERMINATOR) {
       s = collect_results(in, f, op, results);
       break;
@@ -420,6 +449,11 @@ static hr_status kernel_while(hr_interp *in, const hr_op *op, hr_tensor *const *
   for (int64_t iter = 0;; iter++) {
     if (iter >= in->opts.max_while_iterations) {
       s = hr_op_error(op, HR_RESOURCE_EXHAUSTED, "more than %lld iterations", (long long)in->opts.max_while_iterations);
+      break;
+    }
+    hr_code stop = hr_control_poll(in->opts.control);
+    if (stop) {
+      s = hr_op_error(op, stop, "%s (in iteration %lld)", hr_control_reason(stop), (long long)iter);
       break;
     }
     hr_tensor *cond;

@@ -47,12 +47,19 @@ extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hl
 struct hr_interp {
   const hr_module *module;
   const hr_allocator *allocator; /* for every tensor the interpreter creates */
-  hr_run_options opts;           /* with defaults filled in */
+  hr_run_options opts;           /* with defaults filled in; an executable sets opts.control per run */
   hr_threadpool *pool;           /* may be NULL: run serially */
   hr_kernel_fn kernels[HR_OP_COUNT];
   int call_depth;                /* bounded to stop runaway recursion */
   int64_t checks_passed;         /* check.* custom calls that passed */
 };
+
+/* Polls a run's control (NULL: none): HR_DEADLINE_EXCEEDED once its deadline has passed, else
+ * HR_CANCELLED when its callback returns true, else HR_OK. Costs a clock read and a call. */
+hr_code hr_control_poll(const hr_run_control *ctl);
+/* How the error of a run stopped with `code` (from hr_control_poll) begins: "the run passed its
+ * deadline" or "the run was cancelled". */
+const char *hr_control_reason(hr_code code);
 
 /* Allocates a zero-filled tensor, enforcing opts.max_tensor_bytes; errors name `op`. */
 hr_status hr_interp_alloc(hr_interp *in, const hr_op *op, hr_dtype dtype, const hr_shape *shape,

@@ -491,14 +491,23 @@ static hr_status check_inputs(const hr_program *p, hr_tensor *const *inputs, int
 
 hr_status hr_program_run(hr_program *p, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                          int *num_outputs) {
+  return hr_program_run_controlled(p, inputs, num_inputs, NULL, outputs, num_outputs);
+}
+
+hr_status hr_program_run_controlled(hr_program *p, hr_tensor *const *inputs, int num_inputs, const hr_run_control *ctl,
+                                    hr_tensor ***outputs, int *num_outputs) {
   *outputs = NULL;
   *num_outputs = 0;
   HR_TRY(check_inputs(p, inputs, num_inputs));
   cache_entry *c = NULL;
   HR_TRY(acquire_entry(p, inputs, &c));
-  pthread_mutex_lock(&c->run_lock);
-  hr_status s = hr_executable_run(c->exe, inputs, num_inputs, outputs, num_outputs);
-  pthread_mutex_unlock(&c->run_lock);
+  /* Refused before waiting for the run lock (the executable checks again, at no cost). */
+  hr_status s = hr_executable_check_outputs(c->exe, ctl ? ctl->max_output_bytes : 0);
+  if (!s) {
+    pthread_mutex_lock(&c->run_lock);
+    s = hr_executable_run_controlled(c->exe, inputs, num_inputs, ctl, outputs, num_outputs);
+    pthread_mutex_unlock(&c->run_lock);
+  }
   release_entry(p, c);
   return s;
 }

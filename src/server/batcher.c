@@ -186,7 +186,35 @@ static bool outputs_split(hr_tensor *const *outs, int n_outs, int64_t rows) {
 
 /* Runs a task alone, on its own inputs. */
 static void run_alone(srv_batcher *b, void *owner, srv_batch_task *t) {
-  t->status = b->run(b->ctx, owner, t->inputs, t->n_inputs, &t->outputs, &t->n_outputs);
+  t->status = b->run(b->ctx, owner, t->inputs, t->n_inputs, t->ctl, &t->outputs, &t->n_outputs);
+}
+
+/* The merged run's cancellation: every task's client is gone. */
+static bool all_cancelled(void *ctx) {
+  const batch *bt = ctx;
+  for (const srv_batch_task *t = bt->head; t; t = t->next)
+    if (!t->ctl || !t->ctl->cancelled || !t->ctl->cancelled(t->ctl->cancel_ctx)) return false;
+  return true;
+}
+
+/* The control of a merged run: the latest deadline of its tasks (none if one has none), cancelled
+ * when all are, and the sum of their output bounds (none if one has none). */
+static hr_run_control merged_control(const batch *bt) {
+  hr_run_control c = {.cancelled = all_cancelled, .cancel_ctx = (void *)bt};
+  bool deadline = true, bound = true;
+  for (const srv_batch_task *t = bt->head; t; t = t->next) {
+    const hr_run_control *k = t->ctl;
+    deadline = deadline && k && k->deadline > 0;
+    if (deadline && k->deadline > c.deadline) c.deadline = k->deadline;
+    bound = bound && k && k->max_output_bytes > 0;
+    if (bound && k->max_output_bytes > SIZE_MAX - c.max_output_bytes)
+      c.max_output_bytes = SIZE_MAX;
+    else if (bound)
+      c.max_output_bytes += k->max_output_bytes;
+  }
+  if (!deadline) c.deadline = 0;
+  if (!bound) c.max_output_bytes = 0;
+  return c;
 }
 
 /* Hands the merged run's outputs (or its error) to the tasks; falls back to running them alone
@@ -221,7 +249,8 @@ static void run_batch(srv_batcher *b, batch *bt) {
   for (int i = 0; !s && i < n_inputs; i++) s = merge_input(bt, i, padded, &merged[i]);
   hr_tensor **outs = NULL;
   int n_outs = 0;
-  if (!s) s = b->run(b->ctx, bt->owner, merged, n_inputs, &outs, &n_outs);
+  hr_run_control ctl = merged_control(bt);
+  if (!s) s = b->run(b->ctx, bt->owner, merged, n_inputs, &ctl, &outs, &n_outs);
   distribute(b, bt, s, outs, n_outs, padded);
   hr_status_free(s);
   if (outs) hr_tensors_free(outs, n_outs);
@@ -271,21 +300,6 @@ static void *worker_main(void *arg) {
 /* Life cycle and submission                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Initializes the lock and the workers' condition variable (on the monotonic clock). */
-static hr_status init_sync(srv_batcher *b) {
-  pthread_condattr_t attr;
-  if (pthread_condattr_init(&attr) != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-  int rc = pthread_cond_init(&b->work_cv, &attr);
-  pthread_condattr_destroy(&attr);
-  if (rc != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
-  if (pthread_mutex_init(&b->mu, NULL) != 0) {
-    pthread_cond_destroy(&b->work_cv);
-    return hr_error(HR_INTERNAL, "cannot create a mutex");
-  }
-  return NULL;
-}
-
 hr_status srv_batcher_create(const srv_batching_params *p, srv_batch_run_fn run, void *ctx, srv_batcher **out) {
   *out = NULL;
   if (p->max_batch_size < 1 || p->max_enqueued_batches < 1 || p->num_batch_threads < 1 || p->num_batch_threads > 1024)
@@ -299,7 +313,7 @@ hr_status srv_batcher_create(const srv_batching_params *p, srv_batch_run_fn run,
   size_t n_allowed = (size_t)p->n_allowed_batch_sizes;
   b->p.allowed_batch_sizes = calloc(n_allowed + 1, sizeof *b->p.allowed_batch_sizes);
   b->threads = calloc((size_t)p->num_batch_threads, sizeof *b->threads);
-  hr_status s = b->p.allowed_batch_sizes && b->threads ? init_sync(b) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  hr_status s = b->p.allowed_batch_sizes && b->threads ? srv_sync_init(&b->mu, &b->work_cv) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
   if (s) {
     free(b->p.allowed_batch_sizes);
     free(b->threads);

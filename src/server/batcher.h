@@ -8,7 +8,9 @@
  * or when batch_timeout_micros have passed since its first task arrived. Its tasks' inputs are
  * concatenated along dimension 0 (then padded, by repeating the last row, up to the next
  * allowed batch size when those are configured), run once, and the outputs split back by rows.
- * When an output's first dimension does not match the batch, the tasks are run one by one. */
+ * When an output's first dimension does not match the batch, the tasks are run one by one. A
+ * merged run stops at the latest deadline of its tasks, is cancelled when every task's client is
+ * gone, and may produce the sum of their output bounds. */
 #ifndef HLORUN_SERVER_BATCHER_H
 #define HLORUN_SERVER_BATCHER_H
 
@@ -20,9 +22,9 @@
 #include "hlorun/hlorun.h"
 #include "server/server.h"
 
-/* Runs one batch for `owner`: the same contract as hr_program_run. */
+/* Runs one batch for `owner` under `ctl`: the same contract as hr_program_run_controlled. */
 typedef hr_status (*srv_batch_run_fn)(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs,
-                                      hr_tensor ***outputs, int *n_outputs);
+                                      const hr_run_control *ctl, hr_tensor ***outputs, int *n_outputs);
 
 /* One request's part in a batch. The caller fills the first block, submits, waits, then owns
  * the results. */
@@ -32,6 +34,7 @@ typedef struct srv_batch_task {
   int64_t version;          /* likewise */
   hr_tensor *const *inputs; /* rank >= 1, equal dimension 0; borrowed until done */
   int n_inputs;
+  const hr_run_control *ctl; /* the request's deadline, cancellation and output bound; may be NULL */
   /* results */
   hr_status status;    /* the run's status */
   hr_tensor **outputs; /* on success: n_outputs tensors, freed with hr_tensors_free */

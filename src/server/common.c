@@ -19,6 +19,8 @@ srv_code srv_code_of(hr_code c) {
     case HR_OUT_OF_RANGE: return SRV_OUT_OF_RANGE;
     case HR_CHECK_FAILED: return SRV_FAILED_PRECONDITION;
     case HR_INTERNAL: return SRV_INTERNAL;
+    case HR_DEADLINE_EXCEEDED: return SRV_DEADLINE_EXCEEDED;
+    case HR_CANCELLED: return SRV_CANCELLED;
   }
   return SRV_UNKNOWN;
 }
@@ -68,6 +70,20 @@ void srv_log(FILE *log, const char *fmt, ...) {
   strcat(line, "\n");
   fputs(line, log);
   fflush(log);
+}
+
+hr_status srv_sync_init(pthread_mutex_t *mu, pthread_cond_t *cv) {
+  pthread_condattr_t attr;
+  if (pthread_condattr_init(&attr) != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  int rc = pthread_cond_init(cv, &attr);
+  pthread_condattr_destroy(&attr);
+  if (rc != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
+  if (pthread_mutex_init(mu, NULL) != 0) {
+    pthread_cond_destroy(cv);
+    return hr_error(HR_INTERNAL, "cannot create a mutex");
+  }
+  return NULL;
 }
 
 double srv_now(void) {

@@ -3,6 +3,7 @@
 #ifndef HLORUN_SERVER_COMMON_H
 #define HLORUN_SERVER_COMMON_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "hlorun/hlorun.h"
@@ -42,5 +43,9 @@ void srv_log(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* Monotonic time in seconds. */
 double srv_now(void);
+
+/* Initializes a mutex and a condition variable whose timed waits use the monotonic clock (as
+ * srv_now does); on error neither needs destroying. */
+hr_status srv_sync_init(pthread_mutex_t *mu, pthread_cond_t *cv);
 
 #endif

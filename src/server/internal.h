@@ -4,10 +4,12 @@
 #define HLORUN_SERVER_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "base/strbuf.h"
 #include "server/batcher.h"
+#include "server/conns.h"
 #include "server/metrics.h"
 #include "server/registry.h"
 #include "server/server.h"
@@ -23,6 +25,8 @@ struct srv_server {
   /* HTTP */
   struct MHD_Daemon *daemon;
   struct srv_workers *workers; /* run POST requests */
+  srv_conns conns;             /* the connection guard */
+  atomic_size_t buffered_bytes; /* request body bytes held, all connections (max_buffered_bytes) */
   int listen_fd;               /* -1 when closed */
   int port;
   char address[96]; /* "127.0.0.1:8501" */
@@ -38,6 +42,7 @@ typedef struct srv_reply {
   int status;
   const char *content_type;
   const char *allow; /* Allow header (405 answers), or NULL */
+  bool close;        /* close the connection after the answer (its request was not read to its end) */
   hr_strbuf body;
   const char *endpoint; /* metrics label: "predict", "status", "metadata", "healthz", ... */
   const char *model;    /* metrics label: a configured model's name, or "" */
@@ -48,12 +53,22 @@ typedef struct srv_reply {
 void srv_reply_init(srv_reply *r);
 /* Makes the reply a JSON error {"error": "<message>"} with the HTTP status of `code`. */
 void srv_reply_error(srv_reply *r, int http_status, const char *message);
+/* What a request's handler may ask of the transport while it works: the request's deadline, and
+ * whether its client went away (then its work is cancelled). */
+typedef struct srv_call {
+  double deadline;                /* monotonic seconds; the run stops with DEADLINE_EXCEEDED after it */
+  bool (*abandoned)(void *ctx);   /* true once the client hung up; may be NULL */
+  void *ctx;
+} srv_call;
+
 /* Answers a request (method, decoded path, body). */
 void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len,
-                     srv_reply *reply);
+                     const srv_call *call, srv_reply *reply);
 
 /* Binds the listening socket and starts libmicrohttpd's threads. */
 hr_status srv_http_start(srv_server *s);
+/* Appends the connection families: open connections, deadline closes, hang-ups, buffered bytes. */
+void srv_http_append_metrics(srv_server *s, hr_strbuf *sb);
 /* Stops accepting connections, waits (bounded) for requests in flight, then runs `between` (the
  * batcher's drain), runs the requests still queued and stops the HTTP threads. */
 void srv_http_stop(srv_server *s, void (*between)(srv_server *));

@@ -186,6 +186,23 @@ static char simple_escape(char c) {
   }
 }
 
+static size_t utf8_sequence(const unsigned char *s, size_t n);
+
+/* Advances past a run of plain string bytes (no quote, backslash or control character); false
+ * at an invalid UTF-8 sequence, which is refused in every string, read or skipped. */
+static bool skip_plain(srv_json *r) {
+  while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char)*r->p >= 0x20) {
+    if ((unsigned char)*r->p < 0x80) {
+      r->p++;
+      continue;
+    }
+    size_t len = utf8_sequence((const unsigned char *)r->p, (size_t)(r->end - r->p));
+    if (len == 0) return false;
+    r->p += len;
+  }
+  return true;
+}
+
 /* Reads a string token (r->p at its opening quote) into a sink. */
 static hr_status read_string(srv_json *r, sink *out) {
   skip_space(r);
@@ -193,7 +210,7 @@ static hr_status read_string(srv_json *r, sink *out) {
   r->p++;
   for (;;) {
     const char *run = r->p;
-    while (r->p < r->end && *r->p != '"' && *r->p != '\\' && (unsigned char)*r->p >= 0x20) r->p++;
+    if (!skip_plain(r)) return srv_json_error(r, "invalid UTF-8 in string");
     if (!sink_put(out, run, (size_t)(r->p - run))) return srv_json_error(r, "string longer than %zu bytes", out->max);
     if (r->p == r->end) return srv_json_error(r, "unterminated string");
     char c = *r->p++;

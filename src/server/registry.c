@@ -6,9 +6,12 @@
  * lock only to find a servable and count a reference. */
 #include "server/registry.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "server/common.h"
@@ -16,7 +19,10 @@
 #include "server/metrics.h"
 #include "server/versions.h"
 
-enum { MAX_RECORDS = 1024 }; /* version records kept per model; the oldest ended ones go first */
+enum {
+  MAX_RECORDS = 1024,    /* version records kept per model; the oldest ended ones go first */
+  WARM_UP_SECONDS = 120, /* a warm-up run longer than this fails the load (a runaway loop in a model) */
+};
 
 /* What is known about one version of a model. */
 typedef struct srv_version_record {
@@ -37,6 +43,7 @@ typedef struct srv_model_entry {
   int n_records;
   srv_candidates last_scan; /* the previous poll's scan (to see which files settled) */
   char *scan_error;         /* the last scan error logged, to log each one once */
+  char *base_real;          /* the base path resolved (realpath), as of the last poll; NULL if it failed */
   uint64_t loads, unloads, failures;
 } srv_model_entry;
 
@@ -44,6 +51,9 @@ struct srv_registry {
   srv_model_entry *models;
   int n_models;
   hr_exec_options exec;
+  srv_load_limits limits;
+  atomic_size_t held_bytes; /* artifact bytes of loaded and loading servables */
+  atomic_bool aborting;     /* stopping: loads in progress give up */
   FILE *log;
   pthread_mutex_t poll_mu;
   pthread_cond_t poll_cv; /* signalled to stop the poller (monotonic clock) */
@@ -66,26 +76,12 @@ const char *srv_state_name(srv_state s) {
 /* Creation                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Initializes the poller's lock and condition variable (monotonic clock). */
-static hr_status init_poll_sync(srv_registry *r) {
-  pthread_condattr_t attr;
-  if (pthread_condattr_init(&attr) != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-  int rc = pthread_cond_init(&r->poll_cv, &attr);
-  pthread_condattr_destroy(&attr);
-  if (rc != 0) return hr_error(HR_INTERNAL, "cannot create a condition variable");
-  if (pthread_mutex_init(&r->poll_mu, NULL) != 0) {
-    pthread_cond_destroy(&r->poll_cv);
-    return hr_error(HR_INTERNAL, "cannot create a mutex");
-  }
-  return NULL;
-}
-
-hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, FILE *log, srv_registry **out) {
+hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, const srv_load_limits *limits,
+                              FILE *log, srv_registry **out) {
   *out = NULL;
   srv_registry *r = calloc(1, sizeof *r);
   srv_model_entry *models = calloc((size_t)config->n_models + 1, sizeof *models);
-  hr_status s = r && models ? init_poll_sync(r) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  hr_status s = r && models ? srv_sync_init(&r->poll_mu, &r->poll_cv) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
   for (int i = 0; !s && i < config->n_models; i++) {
     if (pthread_mutex_init(&models[i].mu, NULL) != 0) {
       s = hr_error(HR_INTERNAL, "cannot create a mutex");
@@ -102,6 +98,9 @@ hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, F
   r->models = models;
   r->n_models = config->n_models;
   r->exec = *exec;
+  r->limits = *limits;
+  atomic_init(&r->held_bytes, 0);
+  atomic_init(&r->aborting, false);
   r->log = log;
   free(config->models);
   config->models = NULL;
@@ -171,16 +170,22 @@ static srv_version_record *make_record(srv_model_entry *m, int64_t version) {
 /* Loading and unloading                                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void free_servable(srv_servable *sv) {
+/* Frees a servable and gives its bytes back to the total bound. */
+static void free_servable(srv_registry *r, srv_servable *sv) {
   if (!sv) return;
   hr_program_free(sv->program);
   srv_signature_free(&sv->signature);
+  atomic_fetch_sub(&r->held_bytes, sv->bytes);
   free(sv);
 }
 
+/* Whether loads should give up (the registry is stopping): polled while reading and warming up. */
+static bool loads_aborted(void *ctx) { return atomic_load(&((srv_registry *)ctx)->aborting); }
+
 /* Runs the program once on zeros, dynamic dims set to 1, so that the executable for batch size 1
- * is compiled and cached before real requests arrive. */
-static hr_status warm_up(srv_servable *sv) {
+ * is compiled and cached before real requests arrive. Bounded in time, so that a model whose
+ * run does not end (a loop bound by a huge constant) fails to load instead of holding the poller. */
+static hr_status warm_up(srv_registry *r, srv_servable *sv) {
   int n = sv->signature.n_inputs;
   hr_tensor **inputs = calloc((size_t)n + 1, sizeof *inputs);
   if (!inputs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
@@ -193,29 +198,88 @@ static hr_status warm_up(srv_servable *sv) {
   }
   hr_tensor **outputs = NULL;
   int n_outputs = 0;
-  if (!s) s = hr_program_run(sv->program, inputs, n, &outputs, &n_outputs);
+  hr_run_control ctl = {.deadline = srv_now() + WARM_UP_SECONDS, .cancelled = loads_aborted, .cancel_ctx = r};
+  if (!s) s = hr_program_run_controlled(sv->program, inputs, n, &ctl, &outputs, &n_outputs);
   if (outputs) hr_tensors_free(outputs, n_outputs);
   for (int i = 0; i < n; i++) hr_tensor_free(inputs[i]);
   free(inputs);
   return hr_status_wrap(s, "warm-up run at batch size 1 failed");
 }
 
-/* Opens, checks and warms up the artifact of a version. Errors name the file. */
+/* Whether `path` is `dir` or lies under it (both resolved). */
+static bool path_under(const char *dir, const char *path) {
+  size_t n = strlen(dir);
+  return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == '\0' || (n == 1 && dir[0] == '/'));
+}
+
+/* Resolves a candidate's artifact and checks that it is a file of the model's own: it resolves
+ * inside the base path (links within it are fine) and has one hard link (a second name could be
+ * anywhere). *real receives the resolved path, to open. */
+static hr_status contain_artifact(const srv_model_entry *m, const srv_candidate *c, char **real) {
+  *real = realpath(c->path, NULL);
+  if (!*real) return hr_error(HR_IO_ERROR, "%s: cannot resolve the path: %s", c->path, strerror(errno));
+  struct stat st;
+  if (!m->base_real || !path_under(m->base_real, *real))
+    return hr_error(HR_INVALID_ARGUMENT, "%s: a symbolic link leads outside the model's base path", c->path);
+  if (stat(*real, &st) != 0) return hr_error(HR_IO_ERROR, "%s: %s", c->path, strerror(errno));
+  if (st.st_nlink > 1)
+    return hr_error(HR_INVALID_ARGUMENT,
+                    "%s has %llu hard links: an artifact must be a file of its own under the base path (copy it)",
+                    c->path, (unsigned long long)st.st_nlink);
+  return NULL;
+}
+
+/* Counts an artifact of `bytes` against the bounds; fails when it is over either. */
+static hr_status reserve_bytes(srv_registry *r, const srv_candidate *c, size_t bytes) {
+  if (bytes > r->limits.max_model_bytes)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: %zu bytes exceed the limit of %zu (--max_model_bytes)", c->path, bytes,
+                    r->limits.max_model_bytes);
+  size_t held = atomic_fetch_add(&r->held_bytes, bytes);
+  if (held > r->limits.max_total_bytes || bytes > r->limits.max_total_bytes - held) {
+    atomic_fetch_sub(&r->held_bytes, bytes);
+    return hr_error(HR_RESOURCE_EXHAUSTED,
+                    "%s: %zu more bytes would hold %zu bytes of models, over the limit of %zu "
+                    "(--max_total_model_bytes)",
+                    c->path, bytes, held + bytes, r->limits.max_total_bytes);
+  }
+  return NULL;
+}
+
+/* Opens, checks and warms up the artifact of a version: read into memory of its own (bounded in
+ * size and in total), so that nothing done to the file afterwards reaches the servable. Errors
+ * name the file. */
 static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_candidate *c, srv_servable **out) {
   *out = NULL;
   if (c->kind == SRV_CANDIDATE_AMBIGUOUS)
     return hr_error(HR_INVALID_ARGUMENT, "%s holds %d .hlo files; a version directory holds exactly one artifact",
                     c->path, c->n_artifacts);
-  srv_servable *sv = calloc(1, sizeof *sv);
-  if (!sv) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  char *real;
+  hr_status s = contain_artifact(m, c, &real);
+  size_t bytes = c->fp.size > 0 ? (size_t)c->fp.size : 0;
+  if (!s) s = reserve_bytes(r, c, bytes);
+  srv_servable *sv = s ? NULL : calloc(1, sizeof *sv);
+  if (!s && !sv) {
+    atomic_fetch_sub(&r->held_bytes, bytes);
+    s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  if (s) {
+    free(real);
+    return s;
+  }
   sv->model = m->cfg.name;
   sv->version = c->version;
   sv->owner = m;
-  hr_status s = hr_artifact_open(c->path, &r->exec, &sv->program);
+  sv->loaded = c->fp;
+  sv->bytes = bytes;
+  hr_artifact_options ao = {
+      .max_file_bytes = r->limits.max_model_bytes, .copy = true, .cancelled = loads_aborted, .cancel_ctx = r};
+  s = hr_artifact_open_with(real, &ao, &r->exec, &sv->program);
+  if (s && real && strcmp(real, c->path) != 0) s = hr_status_wrap(s, "%s", c->path);
+  free(real);
   if (!s) s = hr_status_wrap(srv_signature_from_program(sv->program, &sv->signature), "%s", c->path);
-  if (!s) s = hr_status_wrap(warm_up(sv), "%s", c->path);
+  if (!s) s = hr_status_wrap(warm_up(r, sv), "%s", c->path);
   if (s) {
-    free_servable(sv);
+    free_servable(r, sv);
     return s;
   }
   sv->batchable = srv_signature_batchable(&sv->signature);
@@ -223,66 +287,124 @@ static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_ca
   return NULL;
 }
 
-/* Loads a version and records the outcome. */
-static void load_version(srv_registry *r, srv_model_entry *m, const srv_candidate *c) {
+/* Appends `text` with every occurrence of `path` (when longer than "/") replaced by `name`. */
+static void replace_path(hr_strbuf *out, const char *text, const char *path, const char *name) {
+  size_t n = path ? strlen(path) : 0;
+  const char *at;
+  while (n > 1 && (at = strstr(text, path)) != NULL) {
+    hr_strbuf_append(out, text, (size_t)(at - text));
+    hr_strbuf_puts(out, name);
+    text = at + n;
+  }
+  hr_strbuf_puts(out, text);
+}
+
+/* A copy of a message with the model's base path, resolved and as configured, replaced by the
+ * model's name ("/srv/models/tiny/2/model.hlo" -> "tiny/2/model.hlo"); NULL when out of memory.
+ * Call with the model's lock (the poller updates base_real under it). */
+static char *redacted_message(const srv_model_entry *m, const char *message) {
+  hr_strbuf once, twice;
+  hr_strbuf_init(&once, NULL);
+  hr_strbuf_init(&twice, NULL);
+  replace_path(&once, message, m->base_real, m->cfg.name);
+  replace_path(&twice, once.data ? once.data : "", m->cfg.base_path, m->cfg.name);
+  hr_strbuf_free(&once);
+  char *copy = twice.failed || !twice.data ? NULL : strdup(twice.data);
+  hr_strbuf_free(&twice);
+  return copy;
+}
+
+/* Drops one reference to a servable; when it was the last, returns the servable to free (outside
+ * the lock), and ends its version unless another copy serves it now. Call with the model's lock. */
+static srv_servable *unref_locked(srv_servable *sv) {
+  if (--sv->refs > 0) return NULL;
+  srv_version_record *rec = sv->record;
+  if (!sv->superseded) {
+    rec->servable = NULL;
+    rec->state = SRV_STATE_END;
+    sv->owner->unloads++;
+  }
+  return sv;
+}
+
+/* Frees a servable whose last reference is gone and logs it (a copy replaced by a reload ends
+ * quietly: its version still serves). */
+static void finish_unload(srv_registry *r, srv_servable *sv) {
+  if (!sv) return;
+  if (!sv->superseded) srv_log(r->log, "model '%s' version %lld unloaded", sv->model, (long long)sv->version);
+  free_servable(r, sv);
+}
+
+/* Installs a loaded servable as its version's serving copy. A copy serving before (a reload of a
+ * changed artifact) is handed back to free once its last request ends. Call with the lock. */
+static srv_servable *install_locked(srv_model_entry *m, srv_version_record *rec, srv_servable *sv) {
+  srv_servable *old = rec->servable;
+  if (old) old->superseded = true;
+  sv->record = rec;
+  sv->refs = 1;
+  rec->servable = sv;
+  rec->state = SRV_STATE_AVAILABLE;
+  m->loads++;
+  return old && --old->refs == 0 ? old : NULL;
+}
+
+/* Records a failed load: a version that was not serving ends with the error; one that serves
+ * (its artifact changed and the new file failed) keeps serving the copy it has. */
+static void record_failure_locked(srv_model_entry *m, srv_version_record *rec, const srv_candidate *c,
+                                  hr_status s) {
+  if (!rec->servable) {
+    rec->state = SRV_STATE_END;
+    rec->error = hr_status_code(s);
+    free(rec->message);
+    rec->message = redacted_message(m, hr_status_message(s));
+  }
+  rec->failed = true;
+  rec->attempt = c->fp;
+  m->failures++;
+}
+
+/* Loads a version (or reloads it, when its artifact changed) and records the outcome; returns
+ * whether it loaded. */
+static bool load_version(srv_registry *r, srv_model_entry *m, const srv_candidate *c) {
   pthread_mutex_lock(&m->mu);
   srv_version_record *rec = make_record(m, c->version);
-  if (rec) {
+  bool reload = rec && rec->servable;
+  if (rec && !reload) {
     rec->state = SRV_STATE_LOADING;
     rec->error = HR_OK;
     free(rec->message);
     rec->message = NULL;
-    rec->failed = false;
   }
+  if (rec) rec->failed = false;
   pthread_mutex_unlock(&m->mu);
   if (!rec) {
     srv_log(r->log, "error: model '%s' version %lld: out of memory or too many versions", m->cfg.name,
             (long long)c->version);
-    return;
+    return false;
   }
-  srv_servable *sv;
+  srv_servable *sv, *replaced = NULL;
   hr_status s = open_servable(r, m, c, &sv);
   pthread_mutex_lock(&m->mu);
-  if (s) {
-    rec->state = SRV_STATE_END;
-    rec->error = hr_status_code(s);
-    rec->message = strdup(hr_status_message(s));
-    rec->failed = true;
-    rec->attempt = c->fp;
-    m->failures++;
-  } else {
-    sv->record = rec;
-    sv->refs = 1;
-    rec->servable = sv;
-    rec->state = SRV_STATE_AVAILABLE;
-    m->loads++;
-  }
+  if (s)
+    record_failure_locked(m, rec, c, s);
+  else
+    replaced = install_locked(m, rec, sv);
   pthread_mutex_unlock(&m->mu);
-  if (s) {
+  finish_unload(r, replaced);
+  if (s && reload) {
+    srv_log(r->log,
+            "error: model '%s' version %lld: its artifact changed and the new file failed to load, so the copy "
+            "loaded before keeps serving: %s: %s",
+            m->cfg.name, (long long)c->version, hr_code_name(hr_status_code(s)), hr_status_message(s));
+  } else if (s) {
     srv_log(r->log, "error: model '%s' version %lld failed to load: %s: %s", m->cfg.name, (long long)c->version,
             hr_code_name(hr_status_code(s)), hr_status_message(s));
-    hr_status_free(s);
   } else {
-    srv_log(r->log, "model '%s' version %lld is AVAILABLE (%s)", m->cfg.name, (long long)c->version, c->path);
+    srv_log(r->log, "model '%s' version %lld is AVAILABLE%s (%s)", m->cfg.name, (long long)c->version,
+            reload ? " again, reloaded from its changed artifact" : "", c->path);
   }
-}
-
-/* Drops one reference to a servable; when it was the last, ends its version and returns the
- * servable to free (outside the lock). Call with the model's lock. */
-static srv_servable *unref_locked(srv_servable *sv) {
-  if (--sv->refs > 0) return NULL;
-  srv_version_record *rec = sv->record;
-  rec->servable = NULL;
-  rec->state = SRV_STATE_END;
-  sv->owner->unloads++;
-  return sv;
-}
-
-/* Frees a servable whose last reference is gone and logs it. */
-static void finish_unload(srv_registry *r, srv_servable *sv) {
-  if (!sv) return;
-  srv_log(r->log, "model '%s' version %lld unloaded", sv->model, (long long)sv->version);
-  free_servable(sv);
+  hr_status_free(s);
+  return !s;
 }
 
 /* Takes an AVAILABLE version out of service; it is freed when its last request ends. */
@@ -320,14 +442,51 @@ static bool settled(const srv_model_entry *m, const srv_candidate *c) {
   return false;
 }
 
-/* Whether a picked candidate should be loaded now. */
+/* Whether a picked candidate should be loaded now: it is not loaded (or loading), or it serves
+ * from an artifact that has changed since; not when the same file failed before; and, after the
+ * first poll, only once the file looked the same in two polls. */
 static bool should_load(srv_model_entry *m, const srv_candidate *c, bool initial) {
   pthread_mutex_lock(&m->mu);
   const srv_version_record *rec = find_record(m, c->version);
-  bool busy = rec && rec->state != SRV_STATE_END;
+  bool changed = rec && rec->state == SRV_STATE_AVAILABLE && !srv_fingerprint_equal(&rec->servable->loaded, &c->fp);
+  bool busy = rec && rec->state != SRV_STATE_END && !changed;
   bool failed_same = rec && rec->failed && srv_fingerprint_equal(&rec->attempt, &c->fp);
   pthread_mutex_unlock(&m->mu);
   return !busy && !failed_same && (initial || settled(m, c));
+}
+
+/* Whether a candidate is known not to load: its version is not serving and this very file failed. */
+static bool known_bad(srv_model_entry *m, const srv_candidate *c) {
+  pthread_mutex_lock(&m->mu);
+  const srv_version_record *rec = find_record(m, c->version);
+  bool bad = rec && !rec->servable && rec->failed && srv_fingerprint_equal(&rec->attempt, &c->fp);
+  pthread_mutex_unlock(&m->mu);
+  return bad;
+}
+
+/* Lets the policy pick among the `n` loadable candidates and loads the picked ones that need it.
+ * Under the latest policy a version that fails to load is passed over for the next lower one (so
+ * a corrupt newest version leaves the good ones serving), until the picks load or none is left.
+ * `versions` and `picked` have room for n; on return versions[0..k) are the k versions picked. */
+static int pick_and_load(srv_registry *r, srv_model_entry *m, srv_candidate **loadable, int n, bool initial,
+                         int64_t *versions, bool *picked) {
+  bool latest = m->cfg.policy.kind == SRV_POLICY_LATEST;
+  int k = 0;
+  for (int round = 0; round <= n; round++) {
+    k = 0;
+    for (int i = 0; i < n; i++)
+      if (!latest || !known_bad(m, loadable[i])) loadable[k++] = loadable[i];
+    for (int i = 0; i < k; i++) versions[i] = loadable[i]->version;
+    srv_policy_select(&m->cfg.policy, versions, k, picked);
+    bool failed = false;
+    for (int i = k - 1; i >= 0; i--)
+      if (picked[i] && should_load(m, loadable[i], initial)) failed = !load_version(r, m, loadable[i]) || failed;
+    if (!failed || !latest) break;
+  }
+  int n_picked = 0;
+  for (int i = 0; i < k; i++)
+    if (picked[i]) versions[n_picked++] = versions[i];
+  return n_picked;
 }
 
 /* Unloads AVAILABLE versions the policy did not pick (`picked` holds n versions), as long as a
@@ -366,14 +525,12 @@ static void poll_model(srv_registry *r, srv_model_entry *m, bool initial) {
     for (int i = 0; i < scan.n; i++)
       if (scan.items[i].kind != SRV_CANDIDATE_EMPTY) loadable[n++] = &scan.items[i];
     note_scan_problem(r, m, n ? NULL : "no version directory under the base path holds an artifact (*.hlo)");
-    for (int i = 0; i < n; i++) versions[i] = loadable[i]->version;
-    srv_policy_select(&m->cfg.policy, versions, n, picked);
-    for (int i = n - 1; i >= 0; i--)
-      if (picked[i] && should_load(m, loadable[i], initial)) load_version(r, m, loadable[i]);
-    int n_picked = 0;
-    for (int i = 0; i < n; i++)
-      if (picked[i]) versions[n_picked++] = versions[i];
-    unload_unpicked(r, m, versions, n_picked);
+    char *base_real = realpath(m->cfg.base_path, NULL);
+    pthread_mutex_lock(&m->mu);
+    free(m->base_real);
+    m->base_real = base_real;
+    pthread_mutex_unlock(&m->mu);
+    unload_unpicked(r, m, versions, pick_and_load(r, m, loadable, n, initial, versions, picked));
   } else {
     note_scan_problem(r, m, "out of memory polling the base path");
   }
@@ -421,6 +578,7 @@ hr_status srv_registry_start_polling(srv_registry *r, double seconds) {
 
 void srv_registry_stop_polling(srv_registry *r) {
   if (!r->polling) return;
+  atomic_store(&r->aborting, true);
   pthread_mutex_lock(&r->poll_mu);
   r->stop = true;
   pthread_cond_broadcast(&r->poll_cv);
@@ -442,6 +600,7 @@ void srv_registry_free(srv_registry *r) {
     }
     free(m->records);
     free(m->scan_error);
+    free(m->base_real);
     srv_candidates_free(&m->last_scan);
     srv_model_config_free(&m->cfg);
     pthread_mutex_destroy(&m->mu);
@@ -501,6 +660,17 @@ void srv_registry_release(srv_registry *r, srv_servable *sv) {
   srv_servable *done = unref_locked(sv);
   pthread_mutex_unlock(&m->mu);
   finish_unload(r, done);
+}
+
+hr_status srv_registry_redact(const srv_servable *sv, hr_status s) {
+  if (!s) return NULL;
+  pthread_mutex_lock(&sv->owner->mu);
+  char *text = redacted_message(sv->owner, hr_status_message(s));
+  pthread_mutex_unlock(&sv->owner->mu);
+  hr_status out = text ? hr_error(hr_status_code(s), "%s", text) : s;
+  if (text) hr_status_free(s);
+  free(text);
+  return out;
 }
 
 /* Appends one ModelVersionStatus. */

@@ -7,7 +7,12 @@
  * AVAILABLE. After the initial poll, a version is only loaded once its artifact looks the same in
  * two consecutive polls (size, mtime, inode), so that files still being copied are left alone. A
  * load that fails leaves the version in state END with the error, logged in one line naming the
- * file; it is tried again when the file changes. Versions the policy no longer picks are unloaded
+ * file; it is tried again when the file changes, and with the `latest` policy the next lower
+ * version is picked in its place. An AVAILABLE version whose artifact changes (rewritten in place,
+ * truncated) is reloaded once the file settles: the new copy replaces the old one only when it
+ * loads, otherwise the old copy keeps serving and the refusal is logged. Artifacts must resolve
+ * inside the base path (a symbolic link may point elsewhere in it) and have one hard link.
+ * Versions the policy no longer picks are unloaded
  * only once one picked version is AVAILABLE (or none is picked at all), so a bad new version never
  * takes the old one down. Unloading waits for the requests using a version: servables are
  * reference-counted, and the last release frees the program. */
@@ -22,6 +27,7 @@
 #include "hlorun/hlorun.h"
 #include "server/predict.h"
 #include "server/server.h"
+#include "server/versions.h"
 
 /* TensorFlow Serving's ModelVersionStatus.State (START is never reported: versions go straight
  * to LOADING). */
@@ -42,6 +48,9 @@ typedef struct srv_servable {
   srv_signature signature;
   bool batchable; /* see srv_signature_batchable */
   /* private to the registry */
+  srv_fingerprint loaded; /* the artifact as it was when loaded: a change is reloaded */
+  size_t bytes;           /* the artifact's size, counted against max_total_bytes */
+  bool superseded;        /* a reload installed a newer copy of the version (guarded by owner's lock) */
   struct srv_model_entry *owner;
   struct srv_version_record *record;
   int refs; /* one for the registry while AVAILABLE, one per request (guarded by owner's lock) */
@@ -62,9 +71,18 @@ typedef struct srv_selector {
 
 typedef struct srv_registry srv_registry;
 
+/* Bounds on what loading may hold. Artifacts are read into memory the servable owns (never used
+ * from a mapping of the file, which a deployment may rewrite or truncate under it), so these bound
+ * the memory models take. */
+typedef struct srv_load_limits {
+  size_t max_model_bytes; /* one artifact file */
+  size_t max_total_bytes; /* every loaded or loading artifact together, old and new copies of a reload included */
+} srv_load_limits;
+
 /* Creates a registry for the models of `config`, whose contents it takes over (*config is
  * zeroed). Programs are compiled with `exec`; events are logged to `log`. */
-hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, FILE *log, srv_registry **out);
+hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, const srv_load_limits *limits,
+                              FILE *log, srv_registry **out);
 /* Polls every model once (see above); `initial` loads without waiting for files to settle. */
 void srv_registry_poll(srv_registry *r, bool initial);
 /* Starts a thread polling every `seconds` (> 0). */
@@ -80,6 +98,10 @@ const char *srv_registry_model_name(const srv_registry *r, const char *name);
  * Latest(m)" / "Specific(m, 3)") when it is not AVAILABLE; INVALID_ARGUMENT for unknown labels. */
 hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_selector *sel, srv_servable **out);
 void srv_registry_release(srv_registry *r, srv_servable *s);
+/* Rewrites an error about a servable for its client: the model's base path (as configured and as
+ * resolved) is replaced by the model's name, so that answers do not show the server's file
+ * system. Takes `s` over and returns the status to answer with. */
+hr_status srv_registry_redact(const srv_servable *sv, hr_status s);
 /* Appends the GetModelStatusResponse JSON for a model (all versions, or the one selected). */
 hr_status srv_registry_status_json(srv_registry *r, const char *model, const srv_selector *sel, hr_strbuf *sb);
 /* Whether every model has an AVAILABLE version; else appends why not to `reason`. */

@@ -179,15 +179,32 @@ static bool can_batch(const srv_server *s, const srv_servable *sv, const srv_pre
   return true;
 }
 
-/* Runs a parsed request, through the batcher when possible. Sets *code to the canonical code of
- * a failure (UNAVAILABLE when the batcher turns the request away). */
-static hr_status run_predict(srv_server *s, srv_servable *sv, const srv_predict_request *req, hr_tensor ***outputs,
-                             int *n_outputs, srv_code *code) {
+/* The run control's poll: whether the request's client went away. */
+static bool call_cancelled(void *ctx) {
+  const srv_call *call = ctx;
+  return call->abandoned && call->abandoned(call->ctx);
+}
+
+/* Runs a parsed request, through the batcher when possible, within the request's deadline and
+ * output bound, cancelled when its client goes away. Sets *code to the canonical code of a
+ * failure (UNAVAILABLE when the batcher turns the request away). */
+static hr_status run_predict(srv_server *s, srv_servable *sv, const srv_predict_request *req, const srv_call *call,
+                             hr_tensor ***outputs, int *n_outputs, srv_code *code) {
   *code = SRV_OK;
+  hr_run_control ctl = {.max_output_bytes = s->opts.max_output_bytes};
+  if (call) {
+    ctl.deadline = call->deadline;
+    ctl.cancelled = call_cancelled;
+    ctl.cancel_ctx = (void *)call;
+  }
   hr_status st;
   if (can_batch(s, sv, req)) {
-    srv_batch_task task = {
-        .owner = sv, .model = sv->model, .version = sv->version, .inputs = req->inputs, .n_inputs = req->n_inputs};
+    srv_batch_task task = {.owner = sv,
+                           .model = sv->model,
+                           .version = sv->version,
+                           .inputs = req->inputs,
+                           .n_inputs = req->n_inputs,
+                           .ctl = &ctl};
     st = srv_batcher_submit(s->batcher, &task);
     if (st) {
       *code = hr_status_code(st) == HR_RESOURCE_EXHAUSTED ? SRV_UNAVAILABLE : srv_code_of(hr_status_code(st));
@@ -198,14 +215,15 @@ static hr_status run_predict(srv_server *s, srv_servable *sv, const srv_predict_
     *outputs = task.outputs;
     *n_outputs = task.n_outputs;
   } else {
-    st = hr_program_run(sv->program, req->inputs, req->n_inputs, outputs, n_outputs);
+    st = hr_program_run_controlled(sv->program, req->inputs, req->n_inputs, &ctl, outputs, n_outputs);
   }
   if (st) *code = srv_code_of(hr_status_code(st));
   return st;
 }
 
 /* POST /v1/models/M[...]:predict. */
-static void handle_predict(srv_server *s, const route *rt, const char *body, size_t len, srv_reply *r) {
+static void handle_predict(srv_server *s, const route *rt, const char *body, size_t len, const srv_call *call,
+                           srv_reply *r) {
   srv_servable *sv;
   hr_status st = srv_registry_acquire(s->registry, rt->model, &rt->sel, &sv);
   if (st) {
@@ -220,13 +238,14 @@ static void handle_predict(srv_server *s, const route *rt, const char *body, siz
   srv_code code = SRV_OK;
   st = srv_predict_parse(body, len, &sv->signature, &limits, &req);
   if (st) code = srv_code_of(hr_status_code(st));
-  if (!st) st = run_predict(s, sv, &req, &outputs, &n_outputs, &code);
+  if (!st) st = run_predict(s, sv, &req, call, &outputs, &n_outputs, &code);
   if (!st) {
     st = srv_predict_encode(&sv->signature, req.format, outputs, n_outputs, &r->body);
     if (st) code = srv_code_of(hr_status_code(st));
   }
   if (outputs) hr_tensors_free(outputs, n_outputs);
   srv_predict_request_free(&req);
+  if (st) st = srv_registry_redact(sv, st);
   srv_registry_release(s->registry, sv);
   if (st)
     reply_status(r, st, code);
@@ -236,7 +255,7 @@ static void handle_predict(srv_server *s, const route *rt, const char *body, siz
 
 /* Answers the /v1/models routes. */
 static void handle_models(srv_server *s, const char *method, const char *path, const char *rest, const char *body,
-                          size_t len, srv_reply *r) {
+                          size_t len, const srv_call *call, srv_reply *r) {
   route rt;
   memset(&rt, 0, sizeof rt);
   hr_status st = parse_route(rest, &rt);
@@ -265,7 +284,7 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
   switch (rt.kind) {
     case ROUTE_STATUS: handle_status(s, &rt, r); return;
     case ROUTE_METADATA: handle_metadata(s, &rt, r); return;
-    case ROUTE_PREDICT: handle_predict(s, &rt, body, len, r); return;
+    case ROUTE_PREDICT: handle_predict(s, &rt, body, len, call, r); return;
     case ROUTE_CLASSIFY:
     case ROUTE_REGRESS: break;
   }
@@ -292,6 +311,7 @@ static void handle_metrics(srv_server *s, srv_reply *r) {
   r->content_type = "text/plain; version=0.0.4; charset=utf-8";
   srv_metrics_append(s->metrics, &r->body);
   srv_registry_append_metrics(s->registry, &r->body);
+  srv_http_append_metrics(s, &r->body);
   if (s->batcher) srv_batcher_append_metrics(s->batcher, &r->body);
   finish(r, NULL);
 }
@@ -319,11 +339,12 @@ static bool handle_fixed(srv_server *s, const char *method, const char *path, sr
   return true;
 }
 
-void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len, srv_reply *r) {
+void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len,
+                     const srv_call *call, srv_reply *r) {
   if (handle_fixed(s, method, path, r)) return;
   const char *rest = path;
   if (eat(&rest, "/v1/models") && (*rest == '\0' || *rest == '/')) {
-    handle_models(s, method, path, rest, body, len, r);
+    handle_models(s, method, path, rest, body, len, call, r);
     return;
   }
   char msg[512];

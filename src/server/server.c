@@ -16,8 +16,17 @@ void srv_options_defaults(srv_options *o) {
   o->poll_wait_seconds = 1;
   srv_batching_defaults(&o->batching);
   o->max_request_bytes = (size_t)64 << 20;
+  o->max_buffered_bytes = (size_t)256 << 20;
   o->max_json_depth = 64;
   o->max_tensor_elements = (int64_t)1 << 24;
+  o->max_output_bytes = (size_t)32 << 20;
+  o->request_timeout_seconds = 30;
+  o->read_seconds = 30;
+  o->max_connections = 1000;
+  o->max_connections_per_client = 128;
+  o->max_model_bytes = (size_t)16 << 30;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  o->max_total_model_bytes = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)16 << 30;
   o->drain_seconds = 30;
   o->log = stderr;
 }
@@ -31,8 +40,16 @@ static hr_status check_options(const srv_options *o) {
   if (o->max_json_depth < 4 || o->max_json_depth > 1000)
     return hr_error(HR_INVALID_ARGUMENT, "max_json_depth must be in [4, 1000]");
   if (o->max_tensor_elements < 1) return hr_error(HR_INVALID_ARGUMENT, "max_tensor_elements must be positive");
+  if (o->max_buffered_bytes < o->max_request_bytes)
+    return hr_error(HR_INVALID_ARGUMENT, "max_buffered_request_bytes must be at least max_request_bytes");
+  if (o->max_output_bytes < 1 || o->max_model_bytes < 1 || o->max_total_model_bytes < 1)
+    return hr_error(HR_INVALID_ARGUMENT, "output and model size bounds must be positive");
+  if (o->max_connections < 1 || o->max_connections_per_client < 0)
+    return hr_error(HR_INVALID_ARGUMENT, "max_connections must be positive, max_connections_per_client not negative");
   if (!(o->poll_wait_seconds >= 0) || !(o->drain_seconds >= 0))
     return hr_error(HR_INVALID_ARGUMENT, "poll and drain periods must not be negative");
+  if (!(o->request_timeout_seconds > 0) || !(o->read_seconds > 0))
+    return hr_error(HR_INVALID_ARGUMENT, "request and read timeouts must be positive");
   return NULL;
 }
 
@@ -52,17 +69,23 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
   srv_server *s = st ? NULL : calloc(1, sizeof *s);
   if (!st && !s) st = hr_error(HR_OUT_OF_MEMORY, "out of memory");
   if (!st) st = init_sync(s);
+  if (!st && (st = srv_conns_init(&s->conns, SRV_IDLE_SECONDS, o->read_seconds)) != NULL) {
+    pthread_cond_destroy(&s->idle_cv);
+    pthread_mutex_destroy(&s->mu);
+  }
   if (st) {
     free(s);
     srv_config_free(config);
     return st;
   }
+  atomic_init(&s->buffered_bytes, 0);
   s->opts = *o;
   s->opts.log = o->log ? o->log : stderr;
   s->listen_fd = -1;
   hr_exec_options exec = {.num_threads = o->intra_op_threads};
+  srv_load_limits limits = {.max_model_bytes = o->max_model_bytes, .max_total_bytes = o->max_total_model_bytes};
   st = srv_metrics_create(&s->metrics);
-  if (!st) st = srv_registry_create(config, &exec, s->opts.log, &s->registry);
+  if (!st) st = srv_registry_create(config, &exec, &limits, s->opts.log, &s->registry);
   srv_config_free(config);
   if (st) {
     srv_server_free(s);
@@ -73,12 +96,12 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
 }
 
 /* The batcher's run function: one program run, recorded in the batch size histogram. */
-static hr_status run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, hr_tensor ***outputs,
-                           int *n_outputs) {
+static hr_status run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, const hr_run_control *ctl,
+                           hr_tensor ***outputs, int *n_outputs) {
   srv_server *s = ctx;
   srv_servable *sv = owner;
   srv_metrics_batch(s->metrics, sv->model, inputs[0]->shape.dims[0]);
-  return hr_program_run(sv->program, inputs, n_inputs, outputs, n_outputs);
+  return hr_program_run_controlled(sv->program, inputs, n_inputs, ctl, outputs, n_outputs);
 }
 
 hr_status srv_server_start(srv_server *s) {
@@ -116,6 +139,7 @@ void srv_server_free(srv_server *s) {
   srv_batcher_free(s->batcher);
   srv_registry_free(s->registry);
   srv_metrics_free(s->metrics);
+  srv_conns_destroy(&s->conns);
   pthread_cond_destroy(&s->idle_cv);
   pthread_mutex_destroy(&s->mu);
   free(s);

@@ -108,8 +108,16 @@ typedef struct srv_options {
   bool enable_batching;         /* merge predict requests (see batching) */
   srv_batching_params batching; /* used when enable_batching; owned by the caller */
   size_t max_request_bytes;     /* request body bound (413 beyond); default 64 MiB */
+  size_t max_buffered_bytes;    /* request body bytes held at once, all connections (503 beyond); default 256 MiB */
   int max_json_depth;           /* JSON nesting bound; default 64 */
   int64_t max_tensor_elements;  /* elements over the inputs of one request; default 16M */
+  size_t max_output_bytes;      /* tensor bytes of one request's outputs, known before the run; default 32 MiB */
+  double request_timeout_seconds; /* a request's deadline from its arrival to its answer (504); default 30 */
+  double read_seconds;          /* a request's line, headers and body must arrive within this; default 30 */
+  int max_connections;          /* open connections (within the process's file descriptors); default 1000 */
+  int max_connections_per_client; /* open connections from one client address; 0: no bound; default 128 */
+  size_t max_model_bytes;       /* an artifact larger than this is not loaded; default 16 GiB */
+  size_t max_total_model_bytes; /* artifacts held at once, all models and versions; default 3/4 of memory */
   double drain_seconds;         /* bound on the wait for in-flight requests at shutdown; default 30 */
   int intra_op_threads;         /* threads per model run; 0: every online CPU */
   FILE *log;                    /* one line per event; default stderr */

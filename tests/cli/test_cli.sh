@@ -134,5 +134,15 @@ if "$bin" inspect "$tmp/add.mlir" | grep -qF "public @main(tensor<2x3xf32>, tens
 "$bin" inspect --ir "$tmp/add.mlir" >"$tmp/printed.mlir"
 if "$bin" inspect --ir "$tmp/printed.mlir" | cmp -s - "$tmp/printed.mlir"; then pass; else fail "inspect --ir round trip"; fi
 
+# Files named *.hlo or *.hlox, or starting with the artifact magic, go to the artifact reader:
+# empty or too short ones are errors naming the file, not empty StableHLO modules.
+: >"$tmp/empty.hlo"
+: >"$tmp/empty.hlox"
+printf 'HLORUNAF' >"$tmp/magic.mlir"
+expect_error empty-artifact "empty.hlo: 0 bytes is too short for an hlorun artifact" inspect "$tmp/empty.hlo"
+expect_error empty-executable "empty.hlox: 0 bytes is too short for an hlorun artifact" inspect "$tmp/empty.hlox"
+expect_error empty-artifact-run "empty.hlo: 0 bytes is too short" run "$tmp/empty.hlo"
+expect_error magic-only "magic.mlir: 8 bytes is too short for an hlorun artifact" inspect "$tmp/magic.mlir"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -2,13 +2,18 @@
  * and opened again run identically; the metadata holds what the specification says; weights are
  * used in place from the file mapping, 64-byte aligned; and damaged files of every kind —
  * truncated, flipped bytes, bad header fields, sections or tensors out of place, malformed or
- * mismatched metadata, bad program text — are rejected with an error naming the file. */
+ * mismatched metadata, bad program text — are rejected with an error naming the file, mapped or
+ * copied alike. A copied file can be truncated or rewritten while its program runs; huge, sparse,
+ * changing or cancelled files are refused before (or while) their bulk is read. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/file.h"
@@ -160,22 +165,33 @@ static void reseal(unsigned char *b, size_t len) {
   for (int i = 0; i < 4; i++) b[len - 4 + (size_t)i] = (unsigned char)(crc >> (8 * i));
 }
 
-/* Writes `b` to a scratch file and opens it as a program or an executable. */
-static hr_status open_bytes(const unsigned char *b, size_t len, bool executable, char *path, size_t cap) {
-  path_in(path, cap, "damaged.hlo");
-  CHECK_OK(hr_write_file(path, b, len));
+/* Opens `path` as a program or an executable with `ao` (NULL: mapped) and frees it again. */
+static hr_status open_as(const char *path, bool executable, const hr_artifact_options *ao) {
   hr_status s;
   if (executable) {
     hr_executable *e = NULL;
-    s = hr_executable_open(path, NULL, &e);
+    s = hr_executable_open_with(path, ao, NULL, &e);
     CHECK(s ? e == NULL : e != NULL);
     hr_executable_free(e);
   } else {
     hr_program *p = NULL;
-    s = hr_artifact_open(path, NULL, &p);
+    s = hr_artifact_open_with(path, ao, NULL, &p);
     CHECK(s ? p == NULL : p != NULL);
     hr_program_free(p);
   }
+  return s;
+}
+
+/* Writes `b` to a scratch file and opens it as a program or an executable, mapped and copied: both
+ * must give the same result, which is returned. */
+static hr_status open_bytes(const unsigned char *b, size_t len, bool executable, char *path, size_t cap) {
+  path_in(path, cap, "damaged.hlo");
+  CHECK_OK(hr_write_file(path, b, len));
+  hr_status s = open_as(path, executable, NULL);
+  const hr_artifact_options copy = {.copy = true};
+  hr_status c = open_as(path, executable, &copy);
+  CHECK((s == NULL) == (c == NULL) && (!s || strcmp(hr_status_message(s), hr_status_message(c)) == 0));
+  hr_status_free(c);
   return s;
 }
 
@@ -595,8 +611,23 @@ TEST(missing_and_empty_files) {
   hr_status s = hr_artifact_open(path, NULL, &p);
   CHECK(s && hr_status_code(s) == HR_NOT_FOUND && p == NULL);
   hr_status_free(s);
-  expect_rejected((const unsigned char *)"", 0, false, HR_PARSE_ERROR, "too short");
-  expect_rejected((const unsigned char *)"HLORUNAF", 8, true, HR_PARSE_ERROR, "too short");
+  expect_rejected((const unsigned char *)"", 0, false, HR_PARSE_ERROR, "0 bytes is too short for an hlorun artifact");
+  expect_rejected((const unsigned char *)"", 0, true, HR_PARSE_ERROR, "0 bytes is too short for an hlorun artifact");
+  expect_rejected((const unsigned char *)"HLORUNAF", 8, true, HR_PARSE_ERROR, "8 bytes is too short");
+  /* Not regular files: a directory, and a FIFO (which must not block the open). */
+  const hr_artifact_options copy = {.copy = true};
+  path_in(path, sizeof path, "fifo.hlo");
+  CHECK(mkfifo(path, 0600) == 0);
+  for (int mode = 0; mode < 2; mode++) {
+    s = open_as(path, false, mode ? &copy : NULL);
+    CHECK(s && hr_status_code(s) == HR_IO_ERROR);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, "fifo.hlo: not a regular file");
+    hr_status_free(s);
+    s = open_as(test_dir, true, mode ? &copy : NULL);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, "not a regular file");
+    hr_status_free(s);
+  }
+  unlink(path);
 }
 
 /* Every proper prefix of a valid file is rejected. */
@@ -923,6 +954,292 @@ TEST(bad_program_text) {
   slurp_free(b);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading modes: mapped and copied                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* An allocator over posix_memalign that counts the bytes it has out (programs allocate from
+ * several threads) and remembers its largest block. */
+typedef struct counting_allocator {
+  hr_allocator a;
+  atomic_llong live;    /* blocks not yet freed */
+  atomic_size_t largest; /* bytes in the largest block */
+} counting_allocator;
+
+static void *counting_alloc(void *ctx, size_t size, size_t align) {
+  counting_allocator *c = ctx;
+  void *p = NULL;
+  if (posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size ? size : 1) != 0) return NULL;
+  atomic_fetch_add(&c->live, 1);
+  for (size_t l = atomic_load(&c->largest); size > l && !atomic_compare_exchange_weak(&c->largest, &l, size);) {
+  }
+  return p;
+}
+
+static void counting_free(void *ctx, void *p) {
+  atomic_fetch_sub(&((counting_allocator *)ctx)->live, 1);
+  free(p);
+}
+
+static void counting_init(counting_allocator *c) {
+  c->a = (hr_allocator){counting_alloc, counting_free, c};
+  atomic_init(&c->live, 0);
+  atomic_init(&c->largest, 0);
+}
+
+/* Rewrites `path` in place (same inode, as `cp` onto it does): truncated, then `len` bytes. */
+static void overwrite_in_place(const char *path, const void *data, size_t len) {
+  int fd = open(path, O_WRONLY | O_TRUNC);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  CHECK(write(fd, data, len) == (ssize_t)len);
+  close(fd);
+}
+
+/* Copy mode: the weights live in one 64-byte aligned buffer from the caller's allocator, not in a
+ * mapping; truncating the file, rewriting it in place and deleting it while the program and the
+ * executable are in use changes none of their results. (In mapping mode the same truncation kills
+ * the process with SIGBUS at the first compile that reads a weight.) */
+TEST(copy_survives_rewrite) {
+  char hlo[128], hlox[128];
+  path_in(hlo, sizeof hlo, "copied.hlo");
+  path_in(hlox, sizeof hlox, "copied.hlox");
+  hr_program *p = make_program(dense_mlir, true);
+  if (!p) return;
+  hr_tensor_spec spec = {HR_F32, {2, {2, 4}}};
+  hr_executable *e = NULL;
+  CHECK_OK(hr_program_compile(p, &spec, 1, &e));
+  CHECK_OK(hr_artifact_write(p, hlo));
+  if (e) CHECK_OK(hr_executable_write(e, hlox));
+  struct stat st;
+  CHECK(stat(hlo, &st) == 0);
+  counting_allocator ca;
+  counting_init(&ca);
+  const hr_exec_options opts = {.allocator = &ca.a};
+  const hr_artifact_options copy = {.copy = true};
+  hr_program *q = NULL;
+  hr_executable *f = NULL;
+  CHECK_OK(hr_artifact_open_with(hlo, &copy, &opts, &q));
+  CHECK_OK(hr_executable_open_with(hlox, &copy, &opts, &f));
+  CHECK(atomic_load(&ca.largest) >= (size_t)st.st_size + HR_ARTIFACT_ALIGN);
+  const hr_weights *w = q ? hr_program_weights(q) : NULL;
+  for (int i = 0; w && i < hr_weights_count(w); i++) {
+    const hr_tensor *t = hr_weights_tensor(w, i);
+    CHECK((uintptr_t)t->data % HR_ARTIFACT_ALIGN == 0 && !in_file_mapping(t->data, hlo));
+  }
+  const hr_tensor *bound = f ? hr_executable_bound(f, 1) : NULL;
+  CHECK(bound && (uintptr_t)bound->data % HR_ARTIFACT_ALIGN == 0 && !in_file_mapping(bound->data, hlox));
+  /* Truncated to 0, then the program compiles for a first shape (reading its weights). */
+  CHECK(truncate(hlo, 0) == 0 && truncate(hlox, 0) == 0);
+  hr_tensor *x1 = dense_input(1), *x2 = dense_input(2), *x3 = dense_input(3);
+  if (q && x1) check_programs_agree(p, q, x1);
+  if (e && f && x2) check_executables_agree(e, f, x2);
+  /* Rewritten in place with other bytes, then a second shape. */
+  unsigned char junk[4096];
+  memset(junk, 0xA5, sizeof junk);
+  overwrite_in_place(hlo, junk, sizeof junk);
+  overwrite_in_place(hlox, junk, sizeof junk);
+  if (q && x3) check_programs_agree(p, q, x3);
+  if (e && f && x2) check_executables_agree(e, f, x2);
+  /* Deleted. */
+  unlink(hlo);
+  unlink(hlox);
+  if (q && x2) check_programs_agree(p, q, x2);
+  hr_tensor_free(x1);
+  hr_tensor_free(x2);
+  hr_tensor_free(x3);
+  hr_program_free(q);
+  hr_executable_free(f);
+  CHECK_EQ_INT(atomic_load(&ca.live), 0); /* the copies went back to the caller's allocator */
+  hr_executable_free(e);
+  hr_program_free(p);
+}
+
+/* Resident memory of this process in bytes (/proc/self/statm). */
+static long long resident_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  long long size = 0, resident = 0;
+  if (f) {
+    CHECK(fscanf(f, "%lld %lld", &size, &resident) == 2);
+    fclose(f);
+  }
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Writes a sparse file of `file_len` bytes whose header is valid-looking and claims `claimed`
+ * bytes (tiny sections at the start, nothing else written). */
+static void write_sparse(const char *path, uint64_t claimed, off_t file_len) {
+  unsigned char h[HR_ARTIFACT_HEADER_SIZE] = {0};
+  memcpy(h, "HLORUNAF", 8);
+  put64(h, HR_AF_VERSION, HR_ARTIFACT_VERSION);
+  put64(h, HR_AF_KIND, HR_ARTIFACT_KIND_PROGRAM);
+  put64(h, HR_AF_FILE_SIZE, claimed);
+  put64(h, HR_AF_METADATA_OFFSET, HR_ARTIFACT_HEADER_SIZE);
+  put64(h, HR_AF_METADATA_SIZE, 2);
+  put64(h, HR_AF_PROGRAM_OFFSET, HR_ARTIFACT_HEADER_SIZE + 2);
+  put64(h, HR_AF_WEIGHTS_OFFSET, 128);
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  CHECK(write(fd, h, sizeof h) == (ssize_t)sizeof h);
+  CHECK(ftruncate(fd, file_len) == 0);
+  close(fd);
+}
+
+/* A 1 TB sparse file is refused from its header alone, mapped or copied, within a moment and
+ * without growing the process: above max_file_bytes when the header claims that size, and
+ * whatever the bound when the header claims another size. */
+TEST(huge_sparse_file_refused) {
+  char path[128];
+  path_in(path, sizeof path, "sparse.hlo");
+  const off_t tb = (off_t)1 << 40;
+  static const struct {
+    uint64_t claimed;
+    size_t max_file_bytes;
+    hr_code code;
+    const char *needle;
+  } cases[] = {
+      {(uint64_t)1 << 40, (size_t)64 << 20, HR_RESOURCE_EXHAUSTED,
+       "1099511627776 bytes exceed the limit of 67108864 bytes"},
+      {4096, 0, HR_PARSE_ERROR, "the header describes 4096 bytes but the file has 1099511627776 (trailing data)"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    write_sparse(path, cases[i].claimed, tb);
+    for (int mode = 0; mode < 2; mode++) {
+      const hr_artifact_options ao = {.max_file_bytes = cases[i].max_file_bytes, .copy = mode == 1};
+      long long rss = resident_bytes();
+      double t0 = now_seconds();
+      hr_status s = open_as(path, false, &ao);
+      double elapsed = now_seconds() - t0;
+      CHECK(s && hr_status_code(s) == cases[i].code);
+      CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, path);
+      CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, cases[i].needle);
+      hr_status_free(s);
+      CHECK(elapsed < 0.25);
+      CHECK(resident_bytes() - rss < (4 << 20));
+    }
+  }
+  unlink(path);
+}
+
+/* What a `cancelled` callback does on its first poll (before the first chunk is read). */
+typedef enum { GROW, SHRINK, REWRITE } change_kind;
+
+typedef struct change_ctx {
+  const char *path;
+  change_kind kind;
+  const unsigned char *bytes; /* the file's bytes, for REWRITE */
+  size_t len;
+  int polls;
+} change_ctx;
+
+static bool change_on_first_poll(void *arg) {
+  change_ctx *c = arg;
+  if (c->polls++ == 0) {
+    if (c->kind == GROW) {
+      int fd = open(c->path, O_WRONLY | O_APPEND);
+      CHECK(fd >= 0 && write(fd, "more", 4) == 4);
+      if (fd >= 0) close(fd);
+    } else if (c->kind == SHRINK) {
+      CHECK(truncate(c->path, (off_t)c->len / 2) == 0);
+    } else {
+      unsigned char *edited = malloc(c->len);
+      if (edited) {
+        memcpy(edited, c->bytes, c->len);
+        edited[c->len - 10] ^= 1; /* weight data */
+        overwrite_in_place(c->path, edited, c->len);
+      }
+      free(edited);
+    }
+  }
+  return false;
+}
+
+/* A file that changes while it is being copied is refused: one that grows (its size differs
+ * afterwards), one that shrinks (it ends early), one rewritten in place with the same size
+ * (caught by its times, or else by the checksum). */
+TEST(change_during_copy_detected) {
+  size_t len;
+  unsigned char *b = dense_file(false, &len);
+  if (!b) return;
+  char path[128];
+  path_in(path, sizeof path, "changing.hlo");
+  for (change_kind kind = GROW; kind <= REWRITE; kind++) {
+    CHECK_OK(hr_write_file(path, b, len));
+    change_ctx ctx = {path, kind, b, len, 0};
+    const hr_artifact_options ao = {.copy = true, .cancelled = change_on_first_poll, .cancel_ctx = &ctx};
+    hr_status s = open_as(path, false, &ao);
+    CHECK(s != NULL && ctx.polls == 1);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, path);
+    if (kind != REWRITE) {
+      CHECK(s && hr_status_code(s) == HR_IO_ERROR);
+      CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, "changed while being read");
+    }
+    hr_status_free(s);
+  }
+  unlink(path);
+  slurp_free(b);
+}
+
+/* A program with a 12 MiB weight (two chunks of the copy), which it ignores. */
+static const char *const big_mlir =
+    "func.func @main(%w: tensor<3145728xf32> {jax.arg_info = \"params['w']\"}, %x: tensor<2xf32>) -> tensor<2xf32> {\n"
+    "  %0 = stablehlo.add %x, %x : tensor<2xf32>\n"
+    "  return %0 : tensor<2xf32>\n"
+    "}\n";
+
+/* Cancels on poll number `at` (1: the first), counting polls. */
+typedef struct cancel_ctx {
+  int at, polls;
+} cancel_ctx;
+
+static bool cancel_at(void *arg) {
+  cancel_ctx *c = arg;
+  return ++c->polls == c->at;
+}
+
+/* The callback is polled before each 8 MiB chunk; returning true stops the open with a clear
+ * error, and everything allocated so far is released (the sanitizer build checks for leaks). */
+TEST(cancelled_copy) {
+  const size_t n = 3145728;
+  float *data = malloc(n * sizeof(float));
+  hr_weights *w = NULL;
+  for (size_t i = 0; data && i < n; i++) data[i] = (float)i;
+  if (data) CHECK_OK(hr_weights_create(NULL, 1, data, n * sizeof(float), free_backing, &w));
+  hr_shape shape = {1, {(int64_t)n}};
+  if (w) CHECK_OK(hr_weights_add(w, "w", HR_F32, &shape, data, n * sizeof(float)));
+  hr_module *m = NULL;
+  CHECK_OK(hr_module_parse("big.mlir", big_mlir, strlen(big_mlir), NULL, &m));
+  hr_program *p = NULL;
+  if (m) CHECK_OK(hr_program_create(m, NULL, w, NULL, &p));
+  char path[128];
+  path_in(path, sizeof path, "big.hlo");
+  if (p) CHECK_OK(hr_artifact_write(p, path));
+  hr_program_free(p);
+  for (int at = 1; at <= 3; at++) { /* 3: never (two chunks, two polls) */
+    cancel_ctx ctx = {at, 0};
+    const hr_artifact_options ao = {.copy = true, .cancelled = cancel_at, .cancel_ctx = &ctx};
+    hr_status s = open_as(path, false, &ao);
+    CHECK_EQ_INT(ctx.polls, at < 3 ? at : 2);
+    if (at == 3) {
+      CHECK_OK(s);
+      continue;
+    }
+    CHECK(s && hr_status_code(s) == HR_CANCELLED);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL, path);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : NULL,
+                       at == 1 ? "reading the file was cancelled after 0 of " : "cancelled after 8388608 of ");
+    hr_status_free(s);
+  }
+  unlink(path);
+}
+
 int main(void) {
   snprintf(test_dir, sizeof test_dir, "/tmp/hr_artifact_XXXXXX");
   if (!mkdtemp(test_dir)) {
@@ -949,6 +1266,10 @@ int main(void) {
   RUN(malformed_metadata_json);
   RUN(narrow_integer_weights);
   RUN(bad_program_text);
+  RUN(copy_survives_rewrite);
+  RUN(huge_sparse_file_refused);
+  RUN(change_during_copy_detected);
+  RUN(cancelled_copy);
   static const char *const files[] = {"dense.hlo", "dense.hlox", "double.hlo", "damaged.hlo", "twice.hlo"};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     char path[128];

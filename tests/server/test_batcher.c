@@ -19,15 +19,19 @@ typedef struct fake {
   bool block;       /* runs wait until this is cleared */
   bool fail;        /* runs fail */
   bool bad_rows;    /* runs of more than one row return one row */
+  hr_run_control seen; /* the control of the last run */
+  bool seen_cancelled; /* what its cancellation said */
 } fake;
 
 /* y = 2x over f32 tensors, with the behaviours above. */
-static hr_status fake_run(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, hr_tensor ***outputs,
-                          int *n_outputs) {
+static hr_status fake_run(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, const hr_run_control *ctl,
+                          hr_tensor ***outputs, int *n_outputs) {
   fake *f = ctx;
   pthread_mutex_lock(&f->mu);
   if (f->runs < 64) f->rows[f->runs] = inputs[0]->shape.dims[0];
   f->runs++;
+  f->seen = ctl ? *ctl : (hr_run_control){0};
+  f->seen_cancelled = ctl && ctl->cancelled && ctl->cancelled(ctl->cancel_ctx);
   pthread_cond_broadcast(&f->cv);
   while (f->block) pthread_cond_wait(&f->cv, &f->mu);
   bool fail = f->fail, bad = f->bad_rows && inputs[0]->shape.dims[0] > 1;
@@ -286,6 +290,47 @@ TEST(stop_runs_queued_tasks_and_shapes_stay_apart) {
   srv_batcher_free(b);
 }
 
+/* A task's cancellation poll: its flag. */
+static bool flag_set(void *ctx) { return *(const bool *)ctx; }
+
+TEST(merged_runs_take_the_latest_deadline_and_all_cancellations) {
+  fake f;
+  fake_init(&f);
+  srv_batching_params p = params(2, 10000000, 10, 1);
+  srv_batcher *b;
+  CHECK_OK(srv_batcher_create(&p, fake_run, &f, &b));
+  bool gone[2] = {true, false};
+  hr_run_control ctl[2] = {
+      {.deadline = 100, .cancelled = flag_set, .cancel_ctx = &gone[0], .max_output_bytes = 10},
+      {.deadline = 200, .cancelled = flag_set, .cancel_ctx = &gone[1], .max_output_bytes = 30},
+  };
+  client c[2];
+  for (int i = 0; i < 2; i++) {
+    client_prepare(&c[i], b, 1, 2, (float)i);
+    c[i].task.ctl = &ctl[i];
+    client_start(&c[i]);
+  }
+  for (int i = 0; i < 2; i++) client_finish(&c[i], true);
+  CHECK_EQ_INT(f.runs, 1);
+  CHECK(f.seen.deadline == 200);
+  CHECK_EQ_INT((int64_t)f.seen.max_output_bytes, 40);
+  CHECK(!f.seen_cancelled); /* one client is still there */
+  gone[1] = true;
+  for (int i = 0; i < 2; i++) {
+    client_prepare(&c[i], b, 1, 2, (float)i);
+    c[i].task.ctl = &ctl[i];
+    client_start(&c[i]);
+  }
+  for (int i = 0; i < 2; i++) client_finish(&c[i], true);
+  CHECK(f.seen_cancelled); /* every client is gone */
+  client alone;
+  client_prepare(&alone, b, 1, 2, 0); /* no control: the run has none either */
+  client_start(&alone);
+  client_finish(&alone, true);
+  CHECK(f.seen.deadline == 0 && f.seen.max_output_bytes == 0 && f.seen.cancelled == NULL);
+  srv_batcher_free(b);
+}
+
 int main(void) {
   RUN(concurrent_tasks_merge);
   RUN(full_queue_turns_tasks_away);
@@ -294,5 +339,6 @@ int main(void) {
   RUN(unsplittable_outputs_fall_back_to_single_runs);
   RUN(errors_reach_every_task);
   RUN(stop_runs_queued_tasks_and_shapes_stay_apart);
+  RUN(merged_runs_take_the_latest_deadline_and_all_cancellations);
   TEST_MAIN_END();
 }
