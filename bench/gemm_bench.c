@@ -17,9 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend/cpu/gemm.h"
+#include "backend/cpu/gemm_internal.h"
 #include "base/threadpool.h"
-#include "runtime/gemm.h"
-#include "runtime/gemm_internal.h"
 
 #define NOMINAL_PEAK_PER_CORE 253.5 /* GF/s: 2 FMA pipes x 16 lanes x 2 flops x 3.96 GHz (Zen 5) */
 #define MAX_SAMPLES 4096

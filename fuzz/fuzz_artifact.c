@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "formats/artifact_internal.h"
+#include "artifact/artifact_internal.h"
 #include "hlorun/hlorun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

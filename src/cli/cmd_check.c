@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/elem.h"
 #include "cli/cli.h"
 #include "ir/ir.h"
-#include "runtime/elem.h"
 
 typedef struct check_args {
   int64_t dim;

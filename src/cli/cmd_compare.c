@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/elem.h"
 #include "cli/cli.h"
 #include "cli/model.h"
-#include "runtime/elem.h"
 
 enum { MAX_INPUTS = 256 };
 

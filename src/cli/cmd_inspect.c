@@ -6,7 +6,6 @@
 #include "cli/cli.h"
 #include "cli/model.h"
 #include "ir/ir.h"
-#include "runtime/exec_internal.h"
 #include "runtime/executable.h"
 
 enum { PREVIEW_WIDTH = 160 };
@@ -65,11 +64,6 @@ static long count_ops(const hr_block *b) {
   return n;
 }
 
-static void print_spec(hr_strbuf *sb, const hr_tensor_spec *s) {
-  hr_type t = hr_tensor_type(s->dtype, s->shape.rank, s->shape.dims);
-  hr_type_print(sb, &t);
-}
-
 static void print_summary(const cli_model *m) {
   const hr_module *mod = model_module(m);
   hr_strbuf sb;
@@ -97,7 +91,7 @@ static void print_summary(const cli_model *m) {
       char buf[32];
       hr_tensor_spec s = cli_model_input_spec(m, i);
       hr_strbuf_printf(&sb, "  %s: ", cli_model_input_name(m, i, buf, sizeof buf));
-      print_spec(&sb, &s);
+      hr_spec_print(&sb, &s);
       hr_strbuf_putc(&sb, '\n');
     }
     int n_out = m->exe ? hr_executable_num_outputs(m->exe) : hr_program_num_outputs(m->program);
@@ -105,7 +99,7 @@ static void print_summary(const cli_model *m) {
     for (int i = 0; i < n_out; i++) {
       hr_tensor_spec s = m->exe ? hr_executable_output_spec(m->exe, i) : hr_program_output_spec(m->program, i);
       hr_strbuf_printf(&sb, "  %d: ", i);
-      print_spec(&sb, &s);
+      hr_spec_print(&sb, &s);
       hr_strbuf_putc(&sb, '\n');
     }
     int64_t chunks = m->exe ? hr_executable_chunks(m->exe) : 1;

@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/elem.h"
 #include "base/weights.h"
 #include "cli/model.h"
 #include "ir/ir.h"
-#include "runtime/elem.h"
 #include "runtime/executable.h"
 
 /* Whether `path` ends in `ext`. */

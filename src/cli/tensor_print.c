@@ -1,8 +1,8 @@
 /* Human-readable tensor printing for the CLI. */
 #include <inttypes.h>
 
+#include "base/elem.h"
 #include "cli/cli.h"
-#include "runtime/elem.h"
 
 enum { SUMMARIZE_ABOVE = 1000, EDGE_ITEMS = 3 };
 

@@ -368,13 +368,3 @@ hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind) {
   if (a) a->kind = kind;
   return a;
 }
-
-hr_status hr_module_print(const hr_module *m, FILE *out) {
-  hr_strbuf sb;
-  hr_strbuf_init(&sb, NULL);
-  hr_status s = hr_module_print_to(m, &sb);
-  if (!s && sb.len && fwrite(sb.data, 1, sb.len, out) != sb.len)
-    s = hr_error(HR_IO_ERROR, "writing the module text failed");
-  hr_strbuf_free(&sb);
-  return s;
-}

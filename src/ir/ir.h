@@ -108,6 +108,19 @@ hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims);
 struct hr_strbuf;
 void hr_type_print(struct hr_strbuf *sb, const hr_type *t);
 
+/* Tensor specs (ir/spec.c). */
+/* The spec of a tensor type (a zeroed spec, dtype HR_DTYPE_INVALID, for other types). */
+hr_tensor_spec hr_spec_of_type(const hr_type *t);
+/* The tensor type of a spec. */
+hr_type hr_type_of_spec(const hr_tensor_spec *s);
+/* Same dtype, rank and dimensions. */
+bool hr_spec_equal(const hr_tensor_spec *a, const hr_tensor_spec *b);
+/* Appends the MLIR spelling of a spec ("tensor<2x?xf32>"). */
+void hr_spec_print(struct hr_strbuf *sb, const hr_tensor_spec *s);
+
+/* An INVALID_ARGUMENT error "<what> is <got>, expected <want>", with the specs spelled out. */
+hr_status hr_spec_mismatch(const char *what, const hr_tensor_spec *got, const hr_tensor_spec *want);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Attributes                                                                                      */
 /* ---------------------------------------------------------------------------------------------- */

@@ -468,3 +468,13 @@ hr_status hr_module_print_to(const hr_module *m, hr_strbuf *out) {
   }
   return s;
 }
+
+hr_status hr_module_print(const hr_module *m, FILE *out) {
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  hr_status s = hr_module_print_to(m, &sb);
+  if (!s && sb.len && fwrite(sb.data, 1, sb.len, out) != sb.len)
+    s = hr_error(HR_IO_ERROR, "writing the module text failed");
+  hr_strbuf_free(&sb);
+  return s;
+}

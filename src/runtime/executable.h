@@ -1,5 +1,5 @@
-/* Executables (internal view): what formats/ needs to save and rebuild them, and the constant
- * folder the compiler uses. */
+/* Executables (internal view): what artifact/ and cli/ need to save, rebuild and describe them,
+ * and the constant folder the compiler uses. */
 #ifndef HLORUN_RUNTIME_EXECUTABLE_H
 #define HLORUN_RUNTIME_EXECUTABLE_H
 
@@ -22,6 +22,13 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
 /* The specialized module an executable was built from, and its bound parameters. */
 const hr_module *hr_executable_module(const hr_executable *e);
 const hr_tensor *hr_executable_bound(const hr_executable *e, int param);
+
+/* Splits an executable's runs into `chunks` (>= 1; a batch split, compiler/split.h): its inputs
+ * and outputs become `chunks` times as long along dimension 0 (their specs say so), and a run
+ * runs the plan once per chunk on the c-th equal slice of each. Fails when an input or output has
+ * rank 0 or its size would overflow. */
+hr_status hr_executable_set_chunks(hr_executable *e, int64_t chunks);
+int64_t hr_executable_chunks(const hr_executable *e);
 
 /* The program's bound parameters: the tensor for parameter `param` of its entry function, or
  * NULL when that parameter is a runtime input. */

@@ -1,6 +1,6 @@
 /* The constant folder hr_specialize uses: evaluates one op with the interpreter's kernels. */
+#include "interp/interp.h"
 #include "runtime/executable.h"
-#include "runtime/interp.h"
 
 /* Evaluates `op` (no regions, no calls) on `operands` with a single-threaded interpreter created
  * for this call; `results` receive newly allocated tensors. */

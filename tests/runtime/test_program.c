@@ -11,10 +11,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/elem.h"
 #include "base/weights.h"
 #include "compiler/split.h"
 #include "ir/ir.h"
-#include "runtime/elem.h"
 #include "runtime/exec_internal.h"
 #include "runtime/executable.h"
 #include "test.h"
