@@ -122,6 +122,8 @@ int hr_dtype_bits(hr_dtype t);             /* logical bit width: 1 for i1, 4 for
 /* ---------------------------------------------------------------------------------------------- */
 
 #define HR_MAX_RANK 16
+/* Bytes of hr_exec_options.device, its NUL included. */
+#define HR_DEVICE_NAME_MAX 40
 #define HR_DYNAMIC (-1) /* a dimension of unknown size ('?') */
 
 typedef struct hr_shape {
@@ -212,6 +214,10 @@ typedef struct hr_exec_options {
   bool disable_fusion;           /* compile without the fusion pass (reference kernels only) */
   bool bf16;                     /* opt-in: matrix products with bf16 inputs and f32 accumulation */
   bool disable_batch_split;      /* compile large batches whole (see hr_program_compile) */
+  /* The device to run on: "" or "cpu" (the host CPU), "template" (the template backend, for
+   * tests and as the start of a new one), later "cuda:0". Steps its kernels cannot run stay on the
+   * CPU, and values crossing between the two are copied. NUL-terminated. */
+  char device[HR_DEVICE_NAME_MAX];
 } hr_exec_options;
 
 /* An executable: one function compiled for fixed input shapes, with its working memory planned
@@ -227,6 +233,13 @@ hr_tensor_spec hr_executable_output_spec(const hr_executable *e, int i);
  * hr_tensors_free(). */
 hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs,
                             int *num_outputs);
+/* The device the executable was created for ("cpu", "template", ...). */
+const char *hr_executable_device(const hr_executable *e);
+/* The output that runtime input `input` is donated to, or -1: the program marks the input's
+ * parameter tf.aliasing_output = N (output N) or jax.buffer_donor = true (the first output of the
+ * same spec not taken by another input). A caller may then give that input's tensor as the
+ * output's buffer in hr_executable_run_into (a KV cache updated in place, say). */
+int hr_executable_donated_output(const hr_executable *e, int input);
 
 /* Per-call controls of a run (all fields optional; a zeroed struct controls nothing). */
 typedef struct hr_run_control {
@@ -243,6 +256,13 @@ double hr_monotonic_seconds(void);
  * no outputs, frees what it made and leaves the executable ready for the next run. */
 hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
                                        const hr_run_control *ctl, hr_tensor ***outputs, int *num_outputs);
+/* Runs as hr_executable_run_controlled, writing the results into tensors the caller gives (one per
+ * output, exactly its spec, data present): nothing is allocated for them. Outputs must not share
+ * memory with each other; an output may be given the very buffer of an input (same data and size,
+ * the donated one above), as the results are written after the steps of a run (of each chunk of a
+ * batch split) have read the inputs, unless another output returns that input unchanged. */
+hr_status hr_executable_run_into(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                                 const hr_run_control *ctl, hr_tensor *const *outputs, int num_outputs);
 void hr_executable_free(hr_executable *e);
 
 /* A program: a module's entry function with some parameters bound to weights. Runtime inputs are

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -45,4 +46,10 @@ hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *l
 
 void hr_unmap_file(void *data, size_t len) {
   if (data && len) munmap(data, len);
+}
+
+void hr_advise_huge_pages(void *p, size_t n) {
+  uintptr_t begin = ((uintptr_t)p + HR_HUGE_PAGE_BYTES - 1) & ~(uintptr_t)(HR_HUGE_PAGE_BYTES - 1);
+  uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HR_HUGE_PAGE_BYTES - 1);
+  if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
 }

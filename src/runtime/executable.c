@@ -57,16 +57,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-#include "backend/cpu/fast.h"
+#include "backend/backend.h"
+#include "base/mapping.h"
 #include "base/strbuf.h"
 #include "interp/interp.h"
 #include "runtime/exec_internal.h"
 
 #define DEFAULT_MAX_ARENA_BYTES ((size_t)16 << 30)
 enum { BUFFER_ALIGN = 64 };
-#define HUGE_PAGE ((size_t)2 << 20)
+/* The devices an executable plans over: the host CPU (device 0) and at most one other. */
+enum { MAX_DEVICES = 2 };
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Plan structures                                                                                 */
@@ -93,12 +94,15 @@ typedef struct slot {
   size_t offset; /* TEMP: offset in the arena; CONSTANT: offset in the constant storage */
   int32_t same_as;  /* CONSTANT: an earlier constant slot whose storage this one shares, or -1 */
   int32_t alias_of; /* an alias (reshape result): the slot whose buffer it shares, or -1 */
+  int home;         /* the device whose memory holds the buffer (0: the host) */
+  int32_t mirror_of; /* a mirror: the slot whose value it copies onto another device, or -1 */
+  bool preloaded;    /* a mirror of a fixed value: copied once at create time, live in every step */
 } slot;
 
 /* How a step runs. */
 typedef enum step_kind {
   STEP_REFERENCE, /* the interpreter's kernel, on zero-filled results */
-  STEP_FAST,      /* a fast kernel */
+  STEP_KERNEL,    /* a kernel prepared by a device (on the CPU: a fast kernel) */
   STEP_WRAPPED,   /* the interpreter's block evaluator on a wrapper */
   STEP_ALIAS,     /* nothing: the result is an alias of the operand */
   STEP_FOLDED,    /* nothing: the results were computed at create time */
@@ -108,9 +112,12 @@ typedef enum step_kind {
 typedef struct step {
   hr_op *op;
   step_kind kind;
-  hr_kernel_fn kernel;  /* the op's reference kernel (NULL: none) */
-  hr_fast_kernel *fast; /* STEP_FAST: the kernel (owned) */
-  int32_t scratch;      /* STEP_FAST: the slot of its scratch memory, or -1 */
+  hr_kernel_fn kernel;         /* the op's reference kernel (NULL: none) */
+  hr_device_kernel *prepared;  /* STEP_KERNEL: the device's kernel (owned) */
+  int device;                  /* where it runs: STEP_KERNEL's device, else 0 (the host) */
+  int32_t scratch;             /* STEP_KERNEL: the slot of its scratch memory (on its device), or -1 */
+  int n_copies;
+  int32_t *copies;             /* mirrors this step fills before it runs (each from its mirror_of) */
   hr_block *wrapper;    /* STEP_WRAPPED: the block evaluated to run the op */
   int n_args, n_results;
   hr_tensor **args;    /* direct: the op's operands; wrapped: the wrapper's arguments */
@@ -146,11 +153,18 @@ struct hr_executable {
   int *output_slots;
   hr_tensor_spec *output_specs;
   hr_tensor **scratch; /* results handed back by a wrapped step */
-  unsigned char *arena;
-  unsigned char *constants;
+  int n_devices;
+  hr_device *devices[MAX_DEVICES]; /* [0]: the host CPU; [1]: the device asked for, if another */
+  hr_stream *streams[MAX_DEVICES];
+  bool queued[MAX_DEVICES];   /* work may be queued on the device's stream, not yet waited for */
+  hr_buffer arenas[MAX_DEVICES]; /* the temps (and mirrors) of each device */
+  hr_buffer constants;          /* host memory */
+  int32_t *mirrors;  /* (slot, device) -> mirror slot or -1: n_value_slots * n_devices entries */
+  int n_value_slots; /* slots of values (mirrors and scratch come after) */
+  int *donor_output; /* per runtime input: the output it is donated to (jax.buffer_donor, tf.aliasing_output), or -1 */
   hr_exec_stats stats;
   hr_exec_fast_stats fast_stats;
-  hr_fast_env fast_env;
+  hr_kernel_env kernel_env;
   step_time *profile; /* per step when profiling (HLORUN_PROFILE), else NULL */
   int64_t profiled_runs;  /* runs of the steps profiled */
   int64_t profiled_calls; /* calls they made up (fewer in a batch split: a run per chunk) */
@@ -216,6 +230,7 @@ static hr_status slot_init(hr_executable *e, int32_t i, const hr_value *v, slot_
   sl->last_use = -1;
   sl->same_as = -1;
   sl->alias_of = -1;
+  sl->mirror_of = -1;
   if (v->id >= e->main->n_values) return func_error(e->main, HR_INTERNAL, "value id %u out of range", v->id);
   e->slot_of[v->id] = i;
   return NULL;
@@ -239,14 +254,15 @@ static hr_status bind_param(hr_executable *e, int p, const hr_tensor *t) {
 }
 
 /* Creates the slots of the parameters (bound or runtime inputs) and of every op result, with
- * room for a scratch slot per op after them. */
+ * room after them for a scratch slot per op and a mirror of every value on every other device. */
 static hr_status make_slots(hr_executable *e, const hr_tensor *const *bound) {
   const hr_block *body = &e->main->body;
   size_t n = (size_t)body->n_args;
   for (int k = 0; k < body->n_ops; k++) n += (size_t)body->ops[k]->n_results;
-  if (n + (size_t)body->n_ops > INT32_MAX) return func_error(e->main, HR_RESOURCE_EXHAUSTED, "too many values");
-  e->n_slots = (int)n;
-  e->slots = plan_calloc(e, n + (size_t)body->n_ops, sizeof *e->slots);
+  size_t room = n * (size_t)e->n_devices + (size_t)body->n_ops;
+  if (n > INT32_MAX / MAX_DEVICES || room > INT32_MAX) return func_error(e->main, HR_RESOURCE_EXHAUSTED, "too many values");
+  e->n_slots = e->n_value_slots = (int)n;
+  e->slots = plan_calloc(e, room, sizeof *e->slots);
   e->slot_of = plan_calloc(e, e->main->n_values, sizeof *e->slot_of);
   if (!e->slots || !e->slot_of) return out_of_memory();
   for (uint32_t i = 0; i < e->main->n_values; i++) e->slot_of[i] = -1;
@@ -277,6 +293,35 @@ static hr_status list_inputs(hr_executable *e) {
     e->input_params[n] = p;
     e->input_specs[n++] = hr_spec_of_type(&e->main->body.args[p].type);
   }
+  return NULL;
+}
+
+/* The donation attribute `name` of parameter `p`, or NULL. */
+static const hr_attr *param_attr(const hr_func *fn, int p, const char *name) {
+  return fn->arg_attrs ? hr_attr_field(fn->arg_attrs[p], name) : NULL;
+}
+
+/* Pairs donated inputs with outputs: an input whose parameter says tf.aliasing_output = N is
+ * donated to output N, one with jax.buffer_donor = true to the first output of its spec that no
+ * other input took; only outputs of the input's exact spec qualify, each to one input. */
+static hr_status find_donors(hr_executable *e, hr_arena *tmp) {
+  e->donor_output = plan_calloc(e, (size_t)e->n_inputs, sizeof *e->donor_output);
+  bool *taken = hr_arena_calloc(tmp, (size_t)e->n_outputs + 1, sizeof *taken, 16);
+  if (!e->donor_output || !taken) return out_of_memory();
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < e->n_inputs; i++) {
+      if (pass == 0) e->donor_output[i] = -1;
+      const hr_attr *to = param_attr(e->main, e->input_params[i], "tf.aliasing_output");
+      const hr_attr *donor = param_attr(e->main, e->input_params[i], "jax.buffer_donor");
+      bool any = donor && (donor->kind == HR_ATTR_UNIT || (donor->kind == HR_ATTR_BOOL && donor->u.b));
+      for (int j = 0; j < e->n_outputs && e->donor_output[i] < 0; j++) {
+        bool named = pass == 0 && to && to->kind == HR_ATTR_INT && to->u.i.value == j;
+        if (taken[j] || !(named || (pass == 1 && !to && any))) continue;
+        if (!hr_spec_equal(&e->input_specs[i], &e->output_specs[j])) continue;
+        e->donor_output[i] = j;
+        taken[j] = true;
+      }
+    }
   return NULL;
 }
 
@@ -398,13 +443,14 @@ static void find_gap(const hr_executable *e, const int32_t *placed, int n_placed
   *pos = i;
 }
 
-/* Whether a slot gets a range of the arena: a non-empty temp that is not an alias. */
+/* Whether a slot gets a range of an arena: a non-empty temp (or mirror) that is not an alias. */
 static bool is_placed_temp(const slot *s) { return s->kind == SLOT_TEMP && s->size > 0 && s->alias_of < 0; }
 
-/* Assigns every temp an arena offset (greedy by size, best fit) within `limit` bytes. */
-static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
+/* Assigns every temp of device `d` an offset in its arena (greedy by size, best fit) within
+ * `limit` bytes; returns the arena's size in *bytes. */
+static hr_status place_temps_on(hr_executable *e, int d, hr_arena *tmp, size_t limit, size_t *bytes) {
   int n = 0;
-  for (int i = 0; i < e->n_slots; i++) n += is_placed_temp(&e->slots[i]);
+  for (int i = 0; i < e->n_slots; i++) n += is_placed_temp(&e->slots[i]) && e->slots[i].home == d;
   temp_order *order = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *order, 16);
   int32_t *placed = hr_arena_calloc(tmp, (size_t)(n ? n : 1), sizeof *placed, 16);
   if (!order || !placed) return out_of_memory();
@@ -412,7 +458,7 @@ static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
   size_t total = 0;
   for (int32_t i = 0; i < e->n_slots; i++) {
     const slot *s = &e->slots[i];
-    if (!is_placed_temp(s)) continue;
+    if (!is_placed_temp(s) || s->home != d) continue;
     order[n++] = (temp_order){s->size, s->def, i};
     total = s->size > SIZE_MAX - total ? SIZE_MAX : total + s->size;
   }
@@ -431,8 +477,15 @@ static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
     placed[pos] = order[k].slot;
     if (offset + t->size > arena_end) arena_end = offset + t->size;
   }
-  e->stats.arena_bytes = arena_end;
-  e->stats.intermediate_bytes = total;
+  *bytes = arena_end;
+  e->stats.intermediate_bytes += total;
+  return NULL;
+}
+
+/* Lays out the arena of every device; the host's and the other's sizes go to the stats. */
+static hr_status place_temps(hr_executable *e, hr_arena *tmp, size_t limit) {
+  for (int d = 0; d < e->n_devices; d++)
+    HR_TRY(place_temps_on(e, d, tmp, limit, d == 0 ? &e->stats.arena_bytes : &e->stats.device_arena_bytes));
   return NULL;
 }
 
@@ -474,15 +527,6 @@ static hr_status place_constants(hr_executable *e, hr_arena *tmp, size_t limit) 
   return NULL;
 }
 
-/* Asks the kernel to back the huge-page-aligned part of [p, p + n) with transparent huge pages:
- * far fewer page faults when the memory is first touched (a fault can cost tens of microseconds
- * in a virtual machine). Only a hint. */
-static void advise_huge_pages(void *p, size_t n) {
-  uintptr_t begin = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-  uintptr_t end = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_PAGE - 1);
-  if (end > begin) madvise((void *)begin, end - begin, MADV_HUGEPAGE);
-}
-
 /* A slab of prepared state: fast kernels allocate their state (packed weights above all) many
  * blocks at a time from slabs of at least SLAB_BYTES, advised to use huge pages, so that filling
  * them takes few page faults. Blocks are never freed one by one: the slabs go when the executable
@@ -512,7 +556,7 @@ static void *slab_alloc(void *ctx, size_t size, size_t align) {
     size_t cap = size + align > SLAB_BYTES ? size + align : SLAB_BYTES;
     slab *s = e->allocator->alloc(e->allocator->ctx, sizeof(slab) + cap, 64);
     if (!s) return NULL;
-    advise_huge_pages(s->data, cap);
+    hr_advise_huge_pages(s->data, cap);
     *s = (slab){.next = e->slabs, .capacity = cap, .used = 0};
     e->slabs = s;
     off = slab_fit(s, size, align);
@@ -524,18 +568,12 @@ static void *slab_alloc(void *ctx, size_t size, size_t align) {
 /* Blocks of slabs are released with their slab. */
 static void slab_free(void *ctx, void *p) {}
 
-/* Allocates a zero-filled 64-byte aligned buffer (at least one alignment unit). Filling it also
- * maps its pages now, so that the first run costs what later runs do. Buffers of a quarter of a
- * huge page and more take whole huge pages: the few extra bytes cost less than the 4 KiB page
- * faults they save (about 12 us each in a virtual machine). */
-static hr_status alloc_buffer(hr_executable *e, size_t n, unsigned char **out) {
-  if (n == 0) n = BUFFER_ALIGN;
-  size_t bytes = n >= HUGE_PAGE / 4 && n <= SIZE_MAX - HUGE_PAGE ? (n + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1) : n;
-  *out = e->allocator->alloc(e->allocator->ctx, bytes, bytes >= HUGE_PAGE ? HUGE_PAGE : BUFFER_ALIGN);
-  if (!*out) return hr_error(HR_OUT_OF_MEMORY, "cannot allocate %zu bytes for an executable", n);
-  advise_huge_pages(*out, bytes);
-  memset(*out, 0, n);
-  return NULL;
+/* Allocates a zero-filled BUFFER_ALIGN-aligned buffer of device `d` (the CPU's maps its pages
+ * now, so that the first run costs what later runs do). */
+static hr_status alloc_buffer(hr_executable *e, int d, size_t n, hr_buffer *out) {
+  hr_device *dev = e->devices[d];
+  hr_status s = dev->backend->buffer_alloc(dev->state, n ? n : BUFFER_ALIGN, BUFFER_ALIGN, out);
+  return s ? hr_status_wrap(s, "an executable of @%s on device %s", e->main->name, dev->name) : NULL;
 }
 
 /* Points every alias whose buffer owner is of kind `kind` at that buffer. */
@@ -547,6 +585,8 @@ static void point_aliases(hr_executable *e, slot_kind kind) {
 }
 
 static hr_status link_direct(hr_executable *e, step *st);
+static hr_status preload_mirrors(hr_executable *e);
+static void collect_reads(hr_executable *e, const hr_op *op, int stamp, int *seen, int32_t *list, int *n);
 
 /* Links and runs the folded steps, in order (their results are zero-filled, as reference kernels
  * expect). */
@@ -563,12 +603,12 @@ static hr_status run_folded(hr_executable *e) {
 /* Allocates the constant storage, points the constant and folded slots (and their aliases) into
  * it, evaluates the constants and runs the folded steps. */
 static hr_status materialise_constants(hr_executable *e) {
-  HR_TRY(alloc_buffer(e, e->stats.constant_bytes, &e->constants));
+  HR_TRY(alloc_buffer(e, 0, e->stats.constant_bytes, &e->constants));
   hr_kernel_fn constant = e->interp->kernels[HR_OP_CONSTANT];
   for (int i = 0; i < e->n_slots; i++) {
     slot *s = &e->slots[i];
     if (s->kind != SLOT_CONSTANT && s->kind != SLOT_FOLDED) continue;
-    s->view.data = e->constants + s->offset;
+    s->view.data = (unsigned char *)e->constants.data + s->offset;
     if (s->kind == SLOT_FOLDED || s->same_as >= 0 || s->view.nbytes == 0) continue; /* shared, or empty */
     hr_tensor *result = &s->view;
     if (!constant) return hr_op_error(s->op, HR_UNIMPLEMENTED, "no kernel implements this op");
@@ -580,17 +620,21 @@ static hr_status materialise_constants(hr_executable *e) {
   return run_folded(e);
 }
 
-/* Allocates the arena (after checking arena and constants against `limit`) and points the temps,
- * scratch ranges and aliases of temps into it. */
-static hr_status materialise_arena(hr_executable *e, size_t limit) {
-  if (e->stats.arena_bytes > limit - e->stats.constant_bytes)
+/* Allocates the arenas (after checking them and the constants against `limit`), points the
+ * temps, mirrors, scratch ranges and aliases of temps into them, and fills the preloaded mirrors. */
+static hr_status materialise_arenas(hr_executable *e, size_t limit) {
+  const hr_exec_stats *st = &e->stats;
+  if (st->arena_bytes > limit - st->constant_bytes || st->device_arena_bytes > limit - st->constant_bytes - st->arena_bytes)
     return func_error(e->main, HR_RESOURCE_EXHAUSTED,
                       "the executable's constants and working memory exceed the limit of %zu bytes", limit);
-  HR_TRY(alloc_buffer(e, e->stats.arena_bytes, &e->arena));
-  for (int i = 0; i < e->n_slots; i++)
-    if (is_placed_temp(&e->slots[i])) e->slots[i].view.data = e->arena + e->slots[i].offset;
+  for (int d = 0; d < e->n_devices; d++)
+    HR_TRY(alloc_buffer(e, d, d == 0 ? st->arena_bytes : st->device_arena_bytes, &e->arenas[d]));
+  for (int i = 0; i < e->n_slots; i++) {
+    slot *s = &e->slots[i];
+    if (is_placed_temp(s)) s->view.data = (unsigned char *)e->arenas[s->home].data + s->offset;
+  }
   point_aliases(e, SLOT_TEMP);
-  return NULL;
+  return preload_mirrors(e);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -651,11 +695,12 @@ static void mark_folded(hr_executable *e) {
   }
 }
 
-/* Adds a scratch slot of `bytes` live during step `i` only; returns its index. */
-static int32_t add_scratch(hr_executable *e, int i, size_t bytes) {
+/* Adds a scratch slot of `bytes` on device `d` live during step `i` only; returns its index. */
+static int32_t add_scratch(hr_executable *e, int i, int d, size_t bytes) {
   int32_t index = e->n_slots++;
   slot *s = &e->slots[index];
-  *s = (slot){.kind = SLOT_TEMP, .op = e->steps[i].op, .def = i, .last_use = i, .same_as = -1, .alias_of = -1};
+  *s = (slot){.kind = SLOT_TEMP, .op = e->steps[i].op, .def = i, .last_use = i, .same_as = -1, .alias_of = -1,
+              .home = d, .mirror_of = -1};
   s->view.dtype = HR_U8;
   s->view.shape = (hr_shape){.rank = 1, .dims = {(int64_t)bytes}};
   s->view.nbytes = bytes;
@@ -663,10 +708,12 @@ static int32_t add_scratch(hr_executable *e, int i, size_t bytes) {
   return index;
 }
 
-/* Prepares a fast kernel for step i when one applies (operand and result arrays from `tmp`). */
-static hr_status try_fast(hr_executable *e, int i, hr_arena *tmp) {
+/* Prepares a kernel of device `d` for step i when the device supports the op and has one
+ * (operand and result arrays from `tmp`; operand data valid where fixed, on the host). */
+static hr_status try_kernel(hr_executable *e, int i, int d, hr_arena *tmp) {
   step *st = &e->steps[i];
   const hr_op *op = st->op;
+  hr_device *dev = e->devices[d];
   const hr_tensor **operands = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *operands, 16);
   const hr_tensor **results = hr_arena_calloc(tmp, (size_t)op->n_results + 1, sizeof *results, 16);
   bool *fixed = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *fixed, 16);
@@ -678,26 +725,175 @@ static hr_status try_fast(hr_executable *e, int i, hr_arena *tmp) {
     fixed[k] = is_fixed(e, &e->slots[s]);
   }
   for (int k = 0; k < op->n_results; k++) results[k] = &e->slots[slot_index(e, &op->results[k])].view;
-  HR_TRY(hr_fast_prepare(&e->fast_env, op, operands, fixed, results, &st->fast));
-  if (!st->fast) return NULL;
-  st->kind = STEP_FAST;
-  size_t bytes = hr_fast_scratch_bytes(st->fast);
-  if (bytes) st->scratch = add_scratch(e, i, bytes);
+  if (!dev->backend->supports(dev->state, op, operands, results)) return NULL;
+  HR_TRY(dev->backend->prepare(dev->state, &e->kernel_env, op, operands, fixed, results, &st->prepared));
+  if (!st->prepared) return NULL;
+  st->kind = STEP_KERNEL;
+  st->device = d;
+  size_t bytes = dev->backend->kernel_scratch_bytes(st->prepared);
+  if (bytes) st->scratch = add_scratch(e, i, d, bytes);
   e->fast_stats.num_fast_steps++;
   e->fast_stats.scratch_bytes += bytes;
+  if (d > 0) e->stats.num_device_steps++;
   return NULL;
 }
 
-/* Chooses a fast kernel for every direct step where one applies (unless disabled), and checks
- * that every other step has a reference kernel. */
+/* Chooses a kernel for every direct step: the other device's when it has one, else the CPU's
+ * fast kernel (unless disabled), else the step stays a reference step on the host; checks that
+ * every reference or wrapped step has a kernel. */
 static hr_status choose_kernels(hr_executable *e, const hr_exec_options *opts, hr_arena *tmp) {
-  e->fast_env = (hr_fast_env){.allocator = &e->slab_allocator, .pool = e->interp->pool, .bf16 = opts && opts->bf16};
-  bool enabled = !(opts && opts->disable_fusion);
+  e->kernel_env = (hr_kernel_env){.allocator = &e->slab_allocator, .pool = e->interp->pool, .bf16 = opts && opts->bf16};
+  bool fast = !(opts && opts->disable_fusion);
   for (int i = 0; i < e->n_steps; i++) {
     step *st = &e->steps[i];
-    if (enabled && st->kind == STEP_REFERENCE) HR_TRY(try_fast(e, i, tmp));
+    for (int d = e->n_devices - 1; d >= 0 && st->kind == STEP_REFERENCE; d--)
+      if (d > 0 || fast) HR_TRY(try_kernel(e, i, d, tmp));
     if ((st->kind == STEP_REFERENCE || st->kind == STEP_WRAPPED) && !st->kernel)
       return hr_op_error(st->op, HR_UNIMPLEMENTED, "no kernel implements this op");
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Devices: homes, mirrors and copies                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Opens the host CPU (device 0) and, when the options name another device, that one (device 1),
+ * with a stream on each. */
+static hr_status open_devices(hr_executable *e, const hr_exec_options *opts) {
+  const char *name = opts ? opts->device : "";
+  if (opts && !memchr(opts->device, 0, sizeof opts->device))
+    return hr_error(HR_INVALID_ARGUMENT, "hr_exec_options.device is not a NUL-terminated name");
+  HR_TRY(hr_device_open("cpu", e->allocator, &e->devices[0]));
+  e->n_devices = 1;
+  if (name[0]) {
+    hr_device *d = NULL;
+    HR_TRY(hr_device_open(name, e->allocator, &d));
+    if (d->backend == &hr_cpu_backend)
+      hr_device_close(d); /* the host itself */
+    else
+      e->devices[e->n_devices++] = d;
+  }
+  for (int d = 0; d < e->n_devices; d++) {
+    hr_device *dev = e->devices[d];
+    HR_TRY(dev->backend->stream_create(dev->state, &e->streams[d]));
+  }
+  return NULL;
+}
+
+/* Homes every result on the device of the step defining it, every alias with its owner. */
+static void set_homes(hr_executable *e) {
+  for (int i = 0; i < e->n_steps; i++) {
+    const step *st = &e->steps[i];
+    for (int r = 0; r < st->op->n_results; r++) e->slots[slot_index(e, &st->op->results[r])].home = st->device;
+  }
+  for (int i = 0; i < e->n_slots; i++)
+    if (e->slots[i].alias_of >= 0) e->slots[i].home = e->slots[e->slots[i].alias_of].home;
+}
+
+/* The slot holding slot s's value on device d: s itself when at home there, else its mirror. */
+static int32_t slot_on(const hr_executable *e, int32_t s, int d) {
+  if (e->slots[s].home == d || !e->mirrors) return s;
+  int32_t m = e->mirrors[(size_t)s * (size_t)e->n_devices + (size_t)d];
+  return m >= 0 ? m : s;
+}
+
+/* The mirror of value slot `s` on device `d` for step `i`, made on first use; *fill says whether
+ * step i must fill it (a new mirror of a value that is not fixed: fixed ones are preloaded once). */
+static int32_t use_mirror(hr_executable *e, int32_t s, int d, int i, bool *fill) {
+  int32_t *m = &e->mirrors[(size_t)s * (size_t)e->n_devices + (size_t)d];
+  *fill = false;
+  if (*m >= 0) {
+    if (!e->slots[*m].preloaded && e->slots[*m].last_use < i) e->slots[*m].last_use = i;
+    return *m;
+  }
+  const slot *src = &e->slots[s];
+  bool fixed = is_fixed(e, src);
+  *m = e->n_slots++;
+  slot *dst = &e->slots[*m];
+  *dst = (slot){.view = src->view, .kind = SLOT_TEMP, .value = src->value, .op = src->op, .def = fixed ? 0 : i,
+                .last_use = fixed ? e->n_steps : i, .size = src->size, .same_as = -1, .alias_of = -1, .home = d,
+                .mirror_of = s, .preloaded = fixed};
+  dst->view.data = NULL;
+  *fill = !fixed;
+  return *m;
+}
+
+/* Gives step `i` a mirror of every value it reads that lives on another device, and the list of
+ * those it fills (`seen` and `reads`, n_slots entries each, are scratch). */
+static hr_status add_step_mirrors(hr_executable *e, int i, int *seen, int32_t *reads) {
+  step *st = &e->steps[i];
+  int n = 0;
+  collect_reads(e, st->op, i + 1, seen, reads, &n); /* a direct step's regions read no main value */
+  int32_t *fills = NULL;
+  for (int k = 0; k < n; k++) {
+    if (e->slots[reads[k]].home == st->device) continue;
+    bool fill = false;
+    int32_t m = use_mirror(e, reads[k], st->device, i, &fill);
+    if (!fill) continue;
+    if (!fills && !(fills = plan_calloc(e, (size_t)n, sizeof *fills))) return out_of_memory();
+    fills[st->n_copies++] = m;
+  }
+  st->copies = fills;
+  e->stats.num_copies += st->n_copies;
+  return NULL;
+}
+
+/* Makes the mirrors values need on the devices that read them (none with the host alone). */
+static hr_status add_mirrors(hr_executable *e, hr_arena *tmp) {
+  if (e->n_devices == 1) return NULL;
+  set_homes(e);
+  size_t n = (size_t)e->n_value_slots * (size_t)e->n_devices;
+  e->mirrors = plan_calloc(e, n, sizeof *e->mirrors);
+  int *seen = hr_arena_calloc(tmp, (size_t)e->n_value_slots + 1, sizeof *seen, 16);
+  int32_t *reads = hr_arena_calloc(tmp, (size_t)e->n_value_slots + 1, sizeof *reads, 16);
+  if (!e->mirrors || !seen || !reads) return out_of_memory();
+  for (size_t k = 0; k < n; k++) e->mirrors[k] = -1;
+  for (int i = 0; i < e->n_steps; i++)
+    if (e->steps[i].kind != STEP_ALIAS && e->steps[i].kind != STEP_FOLDED) HR_TRY(add_step_mirrors(e, i, seen, reads));
+  return NULL;
+}
+
+/* Copies every preloaded mirror's fixed value onto its device, and waits for the copies. */
+static hr_status preload_mirrors(hr_executable *e) {
+  for (int i = e->n_value_slots; i < e->n_slots; i++) {
+    const slot *m = &e->slots[i];
+    if (!m->preloaded || !m->view.nbytes) continue;
+    hr_device *dev = e->devices[m->home];
+    HR_TRY(dev->backend->copy_from_host(dev->state, e->streams[m->home], m->view.data,
+                                        e->slots[m->mirror_of].view.data, m->view.nbytes));
+    e->stats.num_preloaded++;
+  }
+  for (int d = 1; d < e->n_devices; d++) HR_TRY(e->devices[d]->backend->synchronize(e->devices[d]->state, e->streams[d]));
+  return NULL;
+}
+
+/* Fills the mirrors step `st` reads: copies from the host onto its device, or onto the host from
+ * the device holding the value; queued on that device's stream. */
+static hr_status fill_mirrors(hr_executable *e, const step *st) {
+  for (int k = 0; k < st->n_copies; k++) {
+    const slot *m = &e->slots[st->copies[k]], *src = &e->slots[m->mirror_of];
+    if (!m->view.nbytes) continue;
+    int d = m->home ? m->home : src->home;
+    hr_device *dev = e->devices[d];
+    hr_status s = m->home ? dev->backend->copy_from_host(dev->state, e->streams[d], m->view.data, src->view.data,
+                                                         m->view.nbytes)
+                          : dev->backend->copy_to_host(dev->state, e->streams[d], m->view.data, src->view.data,
+                                                       m->view.nbytes);
+    if (s) return hr_status_wrap(s, "%s:%u:%u: %s: copying an operand", st->op->loc.file ? st->op->loc.file : "?",
+                                 st->op->loc.line, st->op->loc.col, hr_opcode_name(st->op->code));
+    e->queued[d] = true;
+  }
+  return NULL;
+}
+
+/* Waits for the work queued on the devices other than the host (before the host reads or
+ * overwrites memory that work may use: host steps do not overlap device work). */
+static hr_status wait_devices(hr_executable *e) {
+  for (int d = 1; d < e->n_devices; d++) {
+    if (!e->queued[d]) continue;
+    HR_TRY(e->devices[d]->backend->synchronize(e->devices[d]->state, e->streams[d]));
+    e->queued[d] = false;
   }
   return NULL;
 }
@@ -730,7 +926,7 @@ static hr_status link_direct(hr_executable *e, step *st) {
   for (int i = 0; i < op->n_operands; i++) {
     int32_t s = slot_index(e, op->operands[i]);
     if (s < 0) return hr_op_error(op, HR_INTERNAL, "operand %d is not a value of @%s", i, e->main->name);
-    st->args[i] = &e->slots[s].view;
+    st->args[i] = &e->slots[slot_on(e, s, st->device)].view;
   }
   for (int i = 0; i < op->n_results; i++) st->results[i] = &e->slots[slot_index(e, &op->results[i])].view;
   return NULL;
@@ -754,7 +950,7 @@ static hr_status link_wrapped(hr_executable *e, step *st, int stamp, int *seen, 
   if (!w || !ret || !args || !ops || !returned || !st->args || !st->results) return out_of_memory();
   for (int i = 0; i < n_reads; i++) {
     args[i] = *e->slots[reads[i]].value; /* same id: binds the value itself */
-    st->args[i] = &e->slots[reads[i]].view;
+    st->args[i] = &e->slots[slot_on(e, reads[i], 0)].view;
   }
   n_returned = 0;
   for (int r = 0; r < op->n_results; r++) {
@@ -820,14 +1016,15 @@ static hr_status start_profile(hr_executable *e) {
   return e->profile ? NULL : out_of_memory();
 }
 
-/* Plans the executable: slots, steps, lifetimes, aliases, constants, fast kernels, arena and step
- * links. */
+/* Plans the executable: devices, slots, steps, lifetimes, aliases, donations, constants, kernels
+ * and their devices, mirrors, arenas and step links. */
 static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_exec_options *opts) {
   e->main = hr_module_find_func(e->module, "main");
   if (!e->main)
     return hr_error(HR_NOT_FOUND, "%s: the specialized module has no function @main",
                     e->module->filename ? e->module->filename : "?");
   size_t limit = opts && opts->max_arena_bytes ? opts->max_arena_bytes : DEFAULT_MAX_ARENA_BYTES;
+  HR_TRY(open_devices(e, opts));
   HR_TRY(make_interp(e, opts));
   HR_TRY(make_slots(e, bound));
   HR_TRY(list_inputs(e));
@@ -837,11 +1034,13 @@ static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_
   mark_folded(e);
   hr_arena tmp;
   hr_arena_init(&tmp, e->allocator);
-  hr_status s = place_constants(e, &tmp, limit);
+  hr_status s = find_donors(e, &tmp);
+  if (!s) s = place_constants(e, &tmp, limit);
   if (!s) s = materialise_constants(e);
   if (!s) s = choose_kernels(e, opts, &tmp);
+  if (!s) s = add_mirrors(e, &tmp);
   if (!s) s = place_temps(e, &tmp, limit);
-  if (!s) s = materialise_arena(e, limit);
+  if (!s) s = materialise_arenas(e, limit);
   if (!s) s = link_steps(e, &tmp);
   if (!s) s = start_profile(e);
   hr_arena_release(&tmp);
@@ -880,9 +1079,9 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
 /* ---------------------------------------------------------------------------------------------- */
 
 /* The implementation of a step, as profiles and tests name it. */
-static const char *step_impl(const step *st) {
+static const char *step_impl(const hr_executable *e, const step *st) {
   switch (st->kind) {
-  case STEP_FAST: return hr_fast_name(st->fast);
+  case STEP_KERNEL: return e->devices[st->device]->backend->kernel_name(st->prepared);
   case STEP_WRAPPED: return "wrapped";
   case STEP_ALIAS: return "alias";
   case STEP_FOLDED: return "folded";
@@ -897,7 +1096,7 @@ static step_time group_time(const hr_executable *e, int i) {
   step_time total = {0, 0};
   for (int k = 0; k < e->n_steps; k++) {
     const step *b = &e->steps[k];
-    if (b->op->code != a->op->code || strcmp(step_impl(a), step_impl(b)) != 0) continue;
+    if (b->op->code != a->op->code || strcmp(step_impl(e, a), step_impl(e, b)) != 0) continue;
     if (k < i) return (step_time){-1, 0};
     total.seconds += e->profile[k].seconds;
     total.fastest += e->profile[k].fastest;
@@ -924,7 +1123,7 @@ static void print_top_steps(const hr_executable *e, double runs, double pct) {
     hr_type_print(&sb, &st->op->results[0].type);
     fprintf(stderr, "  step %4d %6.2f%%  %9.3f ms  (min %8.3f)  %s [%s] -> %s (line %u)\n", best,
             e->profile[best].seconds * pct, 1e3 * e->profile[best].seconds / runs, 1e3 * e->profile[best].fastest,
-            hr_opcode_name(st->op->code), step_impl(st), sb.data ? sb.data : "?", st->op->loc.line);
+            hr_opcode_name(st->op->code), step_impl(e, st), sb.data ? sb.data : "?", st->op->loc.line);
     hr_strbuf_free(&sb);
   }
 }
@@ -947,20 +1146,34 @@ static void print_profile(const hr_executable *e) {
     step_time g = group_time(e, i);
     if (g.seconds > 0)
       fprintf(stderr, "  %6.2f%%  %9.3f ms  (min %8.3f)  %s [%s]\n", g.seconds * pct, 1e3 * g.seconds / runs,
-              1e3 * g.fastest, hr_opcode_name(e->steps[i].op->code), step_impl(&e->steps[i]));
+              1e3 * g.fastest, hr_opcode_name(e->steps[i].op->code), step_impl(e, &e->steps[i]));
   }
   print_top_steps(e, runs, pct);
+}
+
+/* Frees the arenas and constants, the streams, and closes the devices. */
+static void free_devices(hr_executable *e) {
+  for (int d = 0; d < e->n_devices; d++) {
+    hr_device *dev = e->devices[d];
+    if (e->arenas[d].data) dev->backend->buffer_free(dev->state, &e->arenas[d]);
+    if (d == 0 && e->constants.data) dev->backend->buffer_free(dev->state, &e->constants);
+    if (e->streams[d]) dev->backend->stream_free(dev->state, e->streams[d]);
+  }
+  for (int d = 0; d < MAX_DEVICES; d++) hr_device_close(e->devices[d]);
 }
 
 void hr_executable_free(hr_executable *e) {
   if (!e) return;
   if (e->profile && e->profiled_runs > 0) print_profile(e);
-  for (int i = 0; i < e->n_steps && e->steps; i++) hr_fast_free(e->steps[i].fast);
+  for (int i = 0; i < e->n_steps && e->steps; i++)
+    if (e->steps[i].prepared) {
+      hr_device *dev = e->devices[e->steps[i].device];
+      dev->backend->kernel_free(dev->state, e->steps[i].prepared);
+    }
   if (e->entered) hr_interp_leave(e->interp);
   hr_interp_free(e->interp);
+  free_devices(e);
   const hr_allocator *a = e->allocator;
-  if (e->arena) a->free(a->ctx, e->arena);
-  if (e->constants) a->free(a->ctx, e->constants);
   while (e->slabs) {
     slab *next = e->slabs->next;
     a->free(a->ctx, e->slabs);
@@ -1014,7 +1227,7 @@ static void bind_inputs(hr_executable *e, hr_tensor *const *inputs, int64_t c) {
   for (int i = 0; i < e->n_inputs; i++) {
     slot *s = &e->slots[e->input_params[i]];
     char *data = inputs ? inputs[i]->data : NULL;
-    s->view.data = !inputs ? NULL : data ? (void *)(data + (size_t)c * s->view.nbytes) : (void *)e->arena;
+    s->view.data = !inputs ? NULL : data ? (void *)(data + (size_t)c * s->view.nbytes) : e->arenas[0].data;
   }
 }
 
@@ -1033,19 +1246,26 @@ static hr_status run_wrapped(hr_executable *e, const step *st) {
   return s;
 }
 
-/* Runs one step. */
+/* Runs a step's kernel on its device (queued on the device's stream). */
+static hr_status run_kernel(hr_executable *e, const step *st) {
+  hr_device *dev = e->devices[st->device];
+  void *scratch = st->scratch >= 0 ? e->slots[st->scratch].view.data : NULL;
+  hr_status s = dev->backend->run(dev->state, e->streams[st->device], st->prepared, st->args, st->results, scratch);
+  e->queued[st->device] = true;
+  return s ? hr_status_wrap(s, "%s:%u:%u: %s", st->op->loc.file ? st->op->loc.file : "?", st->op->loc.line,
+                            st->op->loc.col, hr_opcode_name(st->op->code))
+           : NULL;
+}
+
+/* Runs one step, after filling the mirrors it reads; a step on the host first waits for the other
+ * device. */
 static hr_status run_step(hr_executable *e, const step *st) {
+  if (st->kind == STEP_ALIAS || st->kind == STEP_FOLDED) return NULL;
+  if (st->n_copies) HR_TRY(fill_mirrors(e, st));
+  if (st->device == 0 && e->n_devices > 1) HR_TRY(wait_devices(e));
   switch (st->kind) {
-  case STEP_ALIAS:
-  case STEP_FOLDED: return NULL;
   case STEP_WRAPPED: return run_wrapped(e, st);
-  case STEP_FAST: {
-    void *scratch = st->scratch >= 0 ? e->slots[st->scratch].view.data : NULL;
-    hr_status s = hr_fast_run(st->fast, st->args, st->results, scratch);
-    return s ? hr_status_wrap(s, "%s:%u:%u: %s", st->op->loc.file ? st->op->loc.file : "?", st->op->loc.line,
-                              st->op->loc.col, hr_opcode_name(st->op->code))
-             : NULL;
-  }
+  case STEP_KERNEL: return run_kernel(e, st);
   default:
     for (int r = 0; r < st->n_results; r++)
       if (st->results[r]->nbytes) memset(st->results[r]->data, 0, st->results[r]->nbytes);
@@ -1091,7 +1311,7 @@ static hr_status new_output(const hr_executable *e, const hr_tensor_spec *spec, 
     if (t) a->free(a->ctx, t);
     return hr_error(HR_OUT_OF_MEMORY, "cannot allocate an output of %zu bytes", nbytes);
   }
-  if (nbytes >= HUGE_PAGE) advise_huge_pages(data, nbytes);
+  if (nbytes >= HR_HUGE_PAGE_BYTES) hr_advise_huge_pages(data, nbytes);
   *t = (hr_tensor){.dtype = spec->dtype, .shape = spec->shape, .data = data, .nbytes = nbytes, .allocator = a};
   *out = t;
   return NULL;
@@ -1116,12 +1336,23 @@ static hr_status new_outputs(const hr_executable *e, hr_tensor ***outputs) {
   return NULL;
 }
 
-/* Copies the returned values into chunk `c` of the outputs. */
-static void copy_outputs(const hr_executable *e, hr_tensor **outputs, int64_t c) {
+/* Copies the returned values into chunk `c` of the outputs (from the device holding each), once
+ * the devices have finished. */
+static hr_status copy_outputs(hr_executable *e, hr_tensor *const *outputs, int64_t c) {
+  HR_TRY(wait_devices(e));
   for (int i = 0; i < e->n_outputs; i++) {
-    const hr_tensor *v = &e->slots[e->output_slots[i]].view;
-    if (v->nbytes) memcpy((char *)outputs[i]->data + (size_t)c * v->nbytes, v->data, v->nbytes);
+    const slot *s = &e->slots[e->output_slots[i]];
+    char *to = (char *)outputs[i]->data + (size_t)c * s->view.nbytes;
+    if (!s->view.nbytes || to == s->view.data) continue; /* an input returned into its own buffer */
+    hr_device *dev = e->devices[s->home];
+    if (s->home == 0) {
+      memcpy(to, s->view.data, s->view.nbytes);
+      continue;
+    }
+    HR_TRY(dev->backend->copy_to_host(dev->state, e->streams[s->home], to, s->view.data, s->view.nbytes));
+    e->queued[s->home] = true;
   }
+  return wait_devices(e);
 }
 
 hr_status hr_executable_check_outputs(const hr_executable *e, size_t max_bytes) {
@@ -1145,33 +1376,45 @@ hr_status hr_executable_run(hr_executable *e, hr_tensor *const *inputs, int num_
   return hr_executable_run_controlled(e, inputs, num_inputs, NULL, outputs, num_outputs);
 }
 
-hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
-                                       const hr_run_control *ctl, hr_tensor ***outputs, int *num_outputs) {
-  *outputs = NULL;
-  *num_outputs = 0;
+/* Checks a call's inputs and, against ctl's bound, the size of its outputs. */
+static hr_status check_call(const hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                            const hr_run_control *ctl) {
   if (num_inputs > 0 && !inputs) return hr_error(HR_INVALID_ARGUMENT, "inputs missing");
   HR_TRY(check_inputs(e, inputs, num_inputs));
-  HR_TRY(hr_executable_check_outputs(e, ctl ? ctl->max_output_bytes : 0));
-  /* Polled only when it can stop the run: a zeroed control costs what none does. */
-  const hr_run_control *poll = ctl && (ctl->deadline > 0 || ctl->cancelled) ? ctl : NULL;
-  hr_tensor **outs = NULL;
-  HR_TRY(new_outputs(e, &outs));
-  if (atomic_flag_test_and_set(&e->running)) {
-    hr_tensors_free(outs, e->n_outputs);
+  return hr_executable_check_outputs(e, ctl ? ctl->max_output_bytes : 0);
+}
+
+/* Runs the steps once per chunk on the checked inputs, writing the results into `outputs`. */
+static hr_status run_call(hr_executable *e, hr_tensor *const *inputs, const hr_run_control *ctl,
+                          hr_tensor *const *outputs) {
+  if (atomic_flag_test_and_set(&e->running))
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
                     e->main->name);
-  }
+  /* Polled only when it can stop the run: a zeroed control costs what none does. */
+  const hr_run_control *poll = ctl && (ctl->deadline > 0 || ctl->cancelled) ? ctl : NULL;
   hr_status s = NULL;
   e->interp->opts.control = poll; /* for the while loops of wrapped steps */
   for (int64_t c = 0; !s && c < e->chunks; c++) {
     bind_inputs(e, inputs, c);
     s = run_steps(e, poll, c);
-    if (!s) copy_outputs(e, outs, c);
+    if (!s) s = copy_outputs(e, outputs, c);
   }
+  if (s) hr_status_free(wait_devices(e)); /* nothing of the failed run may still be running */
   e->interp->opts.control = NULL;
   if (e->profile) e->profiled_calls++;
   bind_inputs(e, NULL, 0);
   atomic_flag_clear(&e->running);
+  return s;
+}
+
+hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                                       const hr_run_control *ctl, hr_tensor ***outputs, int *num_outputs) {
+  *outputs = NULL;
+  *num_outputs = 0;
+  HR_TRY(check_call(e, inputs, num_inputs, ctl));
+  hr_tensor **outs = NULL;
+  HR_TRY(new_outputs(e, &outs));
+  hr_status s = run_call(e, inputs, ctl, outs);
   if (s) {
     hr_tensors_free(outs, e->n_outputs);
     return s;
@@ -1180,6 +1423,60 @@ hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *input
   *num_outputs = e->n_outputs;
   return NULL;
 }
+
+/* Whether [a, a + na) and [b, b + nb) share a byte. */
+static bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
+  const char *x = a, *y = b;
+  return na && nb && x < y + nb && y < x + na;
+}
+
+/* Checks caller-given output `j`: the output's spec and size, data present, no overlap with another
+ * output, and with an input only as that input's very buffer (see hr_executable_run_into). */
+static hr_status check_given_output(const hr_executable *e, hr_tensor *const *inputs, hr_tensor *const *outputs,
+                                    int j) {
+  const hr_tensor *t = outputs[j];
+  if (!t) return hr_error(HR_INVALID_ARGUMENT, "output %d is missing", j);
+  hr_tensor_spec got = {t->dtype, t->shape}, want = hr_executable_output_spec(e, j);
+  if (!hr_spec_equal(&got, &want)) {
+    char what[32];
+    snprintf(what, sizeof what, "output %d", j);
+    return hr_spec_mismatch(what, &got, &want);
+  }
+  size_t need = e->slots[e->output_slots[j]].view.nbytes * (size_t)e->chunks; /* no overflow: set_chunks */
+  if (t->nbytes != need || (need && !t->data))
+    return hr_error(HR_INVALID_ARGUMENT, "output %d has %zu bytes of data, its shape needs %zu", j,
+                    t->data ? t->nbytes : 0, need);
+  for (int k = 0; k < j; k++)
+    if (overlaps(t->data, t->nbytes, outputs[k]->data, outputs[k]->nbytes))
+      return hr_error(HR_INVALID_ARGUMENT, "outputs %d and %d share memory", k, j);
+  for (int i = 0; i < e->n_inputs; i++) {
+    const hr_tensor *in = inputs[i];
+    if (!overlaps(t->data, t->nbytes, in->data, in->nbytes)) continue;
+    if (in->data != t->data || in->nbytes != t->nbytes)
+      return hr_error(HR_INVALID_ARGUMENT, "output %d overlaps input %d without being its buffer", j, i);
+    for (int k = 0; k < e->n_outputs; k++)
+      if (k != j && e->output_slots[k] == e->input_params[i])
+        return hr_error(HR_INVALID_ARGUMENT, "output %d is given the buffer of input %d, which output %d returns", j,
+                        i, k);
+  }
+  return NULL;
+}
+
+hr_status hr_executable_run_into(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
+                                 const hr_run_control *ctl, hr_tensor *const *outputs, int num_outputs) {
+  HR_TRY(check_call(e, inputs, num_inputs, ctl));
+  if (num_outputs != e->n_outputs || (num_outputs > 0 && !outputs))
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s gives %d outputs, %d buffers given", e->main->name,
+                    e->n_outputs, outputs ? num_outputs : 0);
+  for (int j = 0; j < num_outputs; j++) HR_TRY(check_given_output(e, inputs, outputs, j));
+  return run_call(e, inputs, ctl, outputs);
+}
+
+int hr_executable_donated_output(const hr_executable *e, int input) {
+  return input >= 0 && input < e->n_inputs ? e->donor_output[input] : -1;
+}
+
+const char *hr_executable_device(const hr_executable *e) { return e->devices[e->n_devices - 1]->name; }
 
 hr_status hr_executable_set_chunks(hr_executable *e, int64_t chunks) {
   hr_tensor_spec spec;
@@ -1237,5 +1534,5 @@ const hr_op *hr_executable_step_op(const hr_executable *e, int i) {
 }
 
 const char *hr_executable_step_impl(const hr_executable *e, int i) {
-  return i >= 0 && i < e->n_steps ? step_impl(&e->steps[i]) : NULL;
+  return i >= 0 && i < e->n_steps ? step_impl(e, &e->steps[i]) : NULL;
 }

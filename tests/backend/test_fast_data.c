@@ -10,7 +10,7 @@
 
 #include "backend/cpu/cpu_features.h"
 #include "backend/cpu/fast.h"
-#include "runtime/executable.h"
+#include "runtime/exec_internal.h"
 #include "test.h"
 
 /* A tensor of `dtype` filled with a deterministic byte pattern (i1: 0/1; floats: small values). */

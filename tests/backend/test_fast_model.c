@@ -10,6 +10,7 @@
 #include "backend/cpu/cpu_features.h"
 #include "backend/cpu/fast.h"
 #include "backend/cpu/gemm.h"
+#include "runtime/exec_internal.h"
 #include "test.h"
 
 /* An allocator counting its calls (thread-safe). */

@@ -21,16 +21,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backend/backend.h"
 #include "base/threadpool.h"
 #include "hlorun/hlorun.h"
 #include "ir/ir.h"
 
-/* What fast kernels of one executable share. */
-typedef struct hr_fast_env {
-  const hr_allocator *allocator; /* for prepared state (packed weights, vector programs) */
-  hr_threadpool *pool;           /* the executable's persistent pool; NULL runs serially */
-  bool bf16;                     /* matrix products with bf16 inputs where the CPU supports it */
-} hr_fast_env;
+/* What fast kernels of one executable share: the device interface's kernel environment (the
+ * allocator for prepared state, the thread pool, bf16 matrix products). */
+typedef hr_kernel_env hr_fast_env;
 
 typedef struct hr_fast_kernel hr_fast_kernel;
 
@@ -48,20 +46,5 @@ const char *hr_fast_name(const hr_fast_kernel *k);
  * when memory for packing a non-fixed matrix operand runs out. */
 hr_status hr_fast_run(const hr_fast_kernel *k, hr_tensor *const *operands, hr_tensor *const *results, void *scratch);
 void hr_fast_free(hr_fast_kernel *k);
-
-/* How an executable's steps run (for tests and measurements; executable.c). */
-typedef struct hr_exec_fast_stats {
-  int num_fast_steps;   /* steps run by a fast kernel */
-  int num_alias_steps;  /* reshapes whose result shares its operand's buffer: nothing runs */
-  int num_folded_steps; /* ops computed once at creation from fixed operands: nothing runs */
-  size_t scratch_bytes; /* scratch memory of the fast kernels (part of the arena) */
-} hr_exec_fast_stats;
-
-hr_exec_fast_stats hr_executable_fast_stats(const hr_executable *e);
-/* Number of steps (run or not), and the op and implementation of step i: a fast kernel's name,
- * "reference", "wrapped", "alias" or "folded". */
-int hr_executable_num_plan_steps(const hr_executable *e);
-const hr_op *hr_executable_step_op(const hr_executable *e, int i);
-const char *hr_executable_step_impl(const hr_executable *e, int i);
 
 #endif
