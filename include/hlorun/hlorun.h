@@ -22,7 +22,31 @@
 extern "C" {
 #endif
 
-#define HLORUN_VERSION_STRING "0.1.0"
+/* ---------------------------------------------------------------------------------------------- */
+/* Version                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The version of this header: MAJOR.MINOR.PATCH (CMakeLists.txt reads the project version from
+ * these three lines). ABI policy: before 1.0 any minor release may change the ABI; from 1.0 on, the
+ * ABI changes only with the major version. A program can compare hr_version_number() with
+ * HLORUN_VERSION_NUMBER at startup to check that the library it runs with is the one it was
+ * compiled against. */
+#define HLORUN_VERSION_MAJOR 0
+#define HLORUN_VERSION_MINOR 1
+#define HLORUN_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH (MINOR and PATCH stay below 100): 0.1.0 is 100, 1.2.3 is 10203. */
+#define HLORUN_VERSION_NUMBER (HLORUN_VERSION_MAJOR * 10000 + HLORUN_VERSION_MINOR * 100 + HLORUN_VERSION_PATCH)
+#define HLORUN_VERSION_STR_(x) #x
+#define HLORUN_VERSION_STR(x) HLORUN_VERSION_STR_(x)
+/* "MAJOR.MINOR.PATCH", "0.1.0". */
+#define HLORUN_VERSION_STRING                                                                 \
+  HLORUN_VERSION_STR(HLORUN_VERSION_MAJOR) "." HLORUN_VERSION_STR(HLORUN_VERSION_MINOR) "." \
+      HLORUN_VERSION_STR(HLORUN_VERSION_PATCH)
+
+/* The version of the library itself (what it was compiled with), as HLORUN_VERSION_NUMBER and
+ * HLORUN_VERSION_STRING spell it. */
+int hr_version_number(void);
+const char *hr_version_string(void);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Status                                                                                          */
@@ -160,7 +184,7 @@ typedef struct hr_module hr_module; /* a parsed and verified StableHLO module */
 typedef struct hr_parse_options {
   const hr_allocator *allocator; /* NULL: default */
   size_t max_constant_bytes;     /* largest dense constant accepted; 0: 4 GiB */
-  int max_nesting;               /* region / attribute nesting bound; 0: 256 */
+  int max_nesting;               /* region / attribute / type nesting bound; 0 or more than 256: 256 */
 } hr_parse_options;
 
 /* Parses StableHLO text (the form `jax.jit(f).lower(x).as_text()` prints). `filename` is used in

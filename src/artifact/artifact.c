@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "artifact/artifact_internal.h"
+#include "base/limits.h"
 #include "base/mapping.h"
 #include "base/strbuf.h"
 #include "base/weights.h"
@@ -25,13 +26,8 @@
 static const char MAGIC[8] = {'H', 'L', 'O', 'R', 'U', 'N', 'A', 'F'};
 static const char FORMAT_NAME[] = "hlorun-artifact";
 
-#define MAX_METADATA_BYTES ((uint64_t)64 << 20)
-enum {
-  MAX_ENTRIES = 1 << 16, /* inputs, outputs, weights, parameters of one weight, platforms */
-  MAX_NAME = 4096,       /* bytes in a name (input, output, weight, entry function) */
-  WEIGHT_NAME_CAP = 1024, /* buffer for a dotted weight name (as the CLI and programs use) */
-  MAX_CHUNKS = 1 << 30     /* an executable's batch_chunks */
-};
+/* What a file may hold is bounded in base/limits.h (HR_LIMIT_ARTIFACT_*, HR_LIMIT_NAME_BYTES,
+ * HR_LIMIT_WEIGHT_NAME_BYTES, HR_LIMIT_BATCH_CHUNKS). */
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Little-endian integers and CRC-32                                                               */
@@ -186,10 +182,12 @@ static json_t *shape_json(const hr_shape *s) {
 
 /* Appends {"name", "dtype", "shape"} to `list` (inputs or outputs). */
 static hr_status add_spec(af_plan *pl, json_t *list, const char *name, const hr_tensor_spec *s) {
-  if (json_array_size(list) == MAX_ENTRIES)
-    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d inputs or outputs", pl->path, MAX_ENTRIES);
-  if (strlen(name) > MAX_NAME)
-    return hr_error(HR_INVALID_ARGUMENT, "%s: name '%.40s...' is longer than %d bytes", pl->path, name, MAX_NAME);
+  if (json_array_size(list) == HR_LIMIT_ARTIFACT_ENTRIES)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d inputs or outputs", pl->path,
+                    HR_LIMIT_ARTIFACT_ENTRIES);
+  if (strlen(name) > HR_LIMIT_NAME_BYTES)
+    return hr_error(HR_INVALID_ARGUMENT, "%s: name '%.40s...' is longer than %d bytes", pl->path, name,
+                    HR_LIMIT_NAME_BYTES);
   json_t *o =
       json_pack("{s:s, s:s, s:o}", "name", name, "dtype", hr_dtype_name(s->dtype), "shape", shape_json(&s->shape));
   return append_new(list, o) ? NULL : plan_oom(pl);
@@ -220,7 +218,7 @@ static void plan_free(af_plan *pl) {
 /* Records that parameter `p` of `fn` is bound to `t`: a new weights entry placed after the
  * previous tensor, or one more parameter of an entry already stored under the same name. */
 static hr_status add_bound(af_plan *pl, const hr_func *fn, int p, const hr_tensor *t) {
-  char buf[WEIGHT_NAME_CAP];
+  char buf[HR_LIMIT_WEIGHT_NAME_BYTES];
   const char *name = weight_name(fn, p, buf, sizeof buf);
   for (int i = 0; i < pl->n_blobs; i++) {
     if (strcmp(pl->blobs[i].name, name) != 0) continue;
@@ -236,8 +234,8 @@ static hr_status add_bound(af_plan *pl, const hr_func *fn, int p, const hr_tenso
     return hr_error(HR_INVALID_ARGUMENT, "%s: weight '%s': %zu data bytes do not match its shape", pl->path, name,
                     t->nbytes);
   uint64_t offset = align_up(pl->weights_size);
-  if (pl->n_blobs == MAX_ENTRIES)
-    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d weights", pl->path, MAX_ENTRIES);
+  if (pl->n_blobs == HR_LIMIT_ARTIFACT_ENTRIES)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d weights", pl->path, HR_LIMIT_ARTIFACT_ENTRIES);
   if (nbytes > (uint64_t)INT64_MAX - offset)
     return hr_error(HR_INTERNAL, "%s: weight '%s' does not fit the weights section", pl->path, name);
   json_t *params = json_pack("[i]", p);
@@ -254,7 +252,7 @@ static hr_status add_bound(af_plan *pl, const hr_func *fn, int p, const hr_tenso
  * the program's weight set, as hr_program_create will when the file is opened. */
 static hr_status add_program_weight(af_plan *pl, const hr_program *p, const hr_func *fn, int param,
                                     const hr_tensor *t) {
-  char buf[WEIGHT_NAME_CAP];
+  char buf[HR_LIMIT_WEIGHT_NAME_BYTES];
   const char *name = weight_name(fn, param, buf, sizeof buf);
   const hr_weights *set = hr_program_weights(p);
   const hr_tensor *found = set ? hr_weights_find(set, name) : NULL;
@@ -564,9 +562,9 @@ static hr_status read_header(af_file *f, uint64_t want_kind) {
   HR_TRY(check_section(f, "metadata", f->metadata, HR_ARTIFACT_HEADER_SIZE, end, 1));
   HR_TRY(check_section(f, "program", f->program, f->metadata.offset + f->metadata.size, end, 1));
   HR_TRY(check_section(f, "weights", f->weights_sec, f->program.offset + f->program.size, end, HR_ARTIFACT_ALIGN));
-  if (f->metadata.size > MAX_METADATA_BYTES)
+  if (f->metadata.size > HR_LIMIT_ARTIFACT_METADATA_BYTES)
     return hr_error(HR_RESOURCE_EXHAUSTED, "%s: metadata section of %llu bytes exceeds the limit of %llu", f->path,
-                    (unsigned long long)f->metadata.size, (unsigned long long)MAX_METADATA_BYTES);
+                    (unsigned long long)f->metadata.size, (unsigned long long)HR_LIMIT_ARTIFACT_METADATA_BYTES);
   return NULL;
 }
 
@@ -649,15 +647,16 @@ static hr_status meta_error(const af_file *f, const char *where, const char *fmt
   return hr_error(HR_PARSE_ERROR, "%s: metadata: %s: %s", f->path, where, msg);
 }
 
-/* Member `key` of `obj` as a string of at least `min_len` and at most MAX_NAME bytes. */
+/* Member `key` of `obj` as a string of at least `min_len` and at most HR_LIMIT_NAME_BYTES bytes. */
 static hr_status get_string(const af_file *f, const char *where, const json_t *obj, const char *key, size_t min_len,
                             const char **out) {
   *out = NULL;
   json_t *v = json_object_get(obj, key);
   if (!json_is_string(v)) return meta_error(f, where, "'%s' must be a string", key);
   size_t len = json_string_length(v);
-  if (len < min_len || len > MAX_NAME)
-    return meta_error(f, where, "'%s' must have %zu to %d bytes (it has %zu)", key, min_len, MAX_NAME, len);
+  if (len < min_len || len > HR_LIMIT_NAME_BYTES)
+    return meta_error(f, where, "'%s' must have %zu to %d bytes (it has %zu)", key, min_len, HR_LIMIT_NAME_BYTES,
+                      len);
   *out = json_string_value(v);
   return NULL;
 }
@@ -709,7 +708,7 @@ static hr_status read_spec(const af_file *f, const char *where, const json_t *o,
 /* Reads the "inputs" or "outputs" list. */
 static hr_status read_specs(af_file *f, const char *key, af_spec **out, int *n) {
   json_t *list;
-  HR_TRY(get_array(f, "top level", f->root, key, MAX_ENTRIES, &list));
+  HR_TRY(get_array(f, "top level", f->root, key, HR_LIMIT_ARTIFACT_ENTRIES, &list));
   *n = (int)json_array_size(list);
   *out = f->a->alloc(f->a->ctx, sizeof **out * (size_t)(*n ? *n : 1), _Alignof(af_spec));
   if (!*out) return hr_error(HR_OUT_OF_MEMORY, "%s: out of memory", f->path);
@@ -777,7 +776,7 @@ static hr_status read_weight(const af_file *f, int i, const json_t *o, af_weight
   HR_TRY(get_int(f, where, o, "size", 0, INT64_MAX, &size));
   w->offset = (uint64_t)offset;
   w->size = (uint64_t)size;
-  HR_TRY(get_array(f, where, o, "parameters", MAX_ENTRIES, &w->params));
+  HR_TRY(get_array(f, where, o, "parameters", HR_LIMIT_ARTIFACT_ENTRIES, &w->params));
   if (json_array_size(w->params) == 0) return meta_error(f, where, "'parameters' is empty");
   for (size_t k = 0; k < json_array_size(w->params); k++) {
     json_t *p = json_array_get(w->params, k);
@@ -790,7 +789,7 @@ static hr_status read_weight(const af_file *f, int i, const json_t *o, af_weight
 /* Reads the "weights" list. */
 static hr_status read_weights(af_file *f) {
   json_t *list;
-  HR_TRY(get_array(f, "top level", f->root, "weights", MAX_ENTRIES, &list));
+  HR_TRY(get_array(f, "top level", f->root, "weights", HR_LIMIT_ARTIFACT_ENTRIES, &list));
   f->n_weights = (int)json_array_size(list);
   f->weights =
       f->a->alloc(f->a->ctx, sizeof *f->weights * (size_t)(f->n_weights ? f->n_weights : 1), _Alignof(af_weight));
@@ -802,7 +801,7 @@ static hr_status read_weights(af_file *f) {
 /* Checks that `platforms` lists "cpu". */
 static hr_status check_platforms(const af_file *f) {
   json_t *list;
-  HR_TRY(get_array(f, "top level", f->root, "platforms", MAX_ENTRIES, &list));
+  HR_TRY(get_array(f, "top level", f->root, "platforms", HR_LIMIT_ARTIFACT_ENTRIES, &list));
   for (size_t i = 0; i < json_array_size(list); i++) {
     json_t *p = json_array_get(list, i);
     if (!json_is_string(p)) return meta_error(f, "platforms", "element %zu is not a string", i);
@@ -835,7 +834,7 @@ static hr_status read_metadata(af_file *f) {
     return meta_error(f, "top level", "an executable's 'entry' must be \"main\", not '%s'", f->entry);
   f->chunks = 1;
   if (f->kind == HR_ARTIFACT_KIND_EXECUTABLE && json_object_get(f->root, "batch_chunks"))
-    HR_TRY(get_int(f, "top level", f->root, "batch_chunks", 2, MAX_CHUNKS, &f->chunks));
+    HR_TRY(get_int(f, "top level", f->root, "batch_chunks", 2, HR_LIMIT_BATCH_CHUNKS, &f->chunks));
   HR_TRY(read_specs(f, "inputs", &f->inputs, &f->n_inputs));
   HR_TRY(read_specs(f, "outputs", &f->outputs, &f->n_outputs));
   return read_weights(f);

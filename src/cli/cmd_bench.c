@@ -5,10 +5,11 @@
  * (batch x sequence for a language model's token ids). */
 #include <string.h>
 
+#include "base/limits.h"
 #include "cli/cli.h"
 #include "cli/model.h"
 
-enum { MAX_BATCHES = 16, MAX_INPUTS = 256 };
+enum { MAX_BATCHES = 16 }; /* --batches sizes */
 
 typedef struct bench_args {
   cli_model_args model;
@@ -86,7 +87,7 @@ static int parse_bench_args(int argc, char **argv, bench_args *a) {
 
 /* The generated inputs for one batch size. */
 typedef struct input_set {
-  hr_tensor *t[MAX_INPUTS];
+  hr_tensor *t[HR_LIMIT_CLI_INPUTS];
   int n;
 } input_set;
 
@@ -98,7 +99,7 @@ static void inputs_free(input_set *in) {
 static hr_status inputs_make(const cli_model *m, int64_t batch, input_set *in) {
   memset(in, 0, sizeof *in);
   int n = cli_model_num_inputs(m);
-  if (n > MAX_INPUTS) return hr_error(HR_UNIMPLEMENTED, "more than %d inputs", MAX_INPUTS);
+  if (n > HR_LIMIT_CLI_INPUTS) return hr_error(HR_UNIMPLEMENTED, "more than %d inputs", HR_LIMIT_CLI_INPUTS);
   for (; in->n < n; in->n++) HR_TRY(cli_generate_input(m, in->n, batch, &in->t[in->n]));
   return NULL;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/elem.h"
+#include "base/limits.h"
 #include "cli/cli.h"
 #include "ir/ir.h"
 
@@ -41,7 +42,7 @@ static hr_status make_input(const hr_func *fn, int p, int64_t dim, hr_tensor **o
   hr_shape shape = ty->shape;
   for (int d = 0; d < shape.rank; d++)
     if (shape.dims[d] < 0) shape.dims[d] = dim;
-  HR_TRY(hr_tensor_create(NULL, ty->dtype, &shape, (size_t)1 << 30, out));
+  HR_TRY(hr_tensor_create(NULL, ty->dtype, &shape, HR_LIMIT_CHECK_TENSOR_BYTES, out));
   bool dimension_var = shape.rank == 0 && (hr_dtype_is_signed_int(ty->dtype) || hr_dtype_is_unsigned_int(ty->dtype)) &&
                        !(fn->arg_attrs && fn->arg_attrs[p]);
   int64_t n = hr_tensor_num_elements(*out);
@@ -67,9 +68,9 @@ static hr_status check_file(const char *path, const check_args *a, int64_t *chec
   HR_TRY(hr_module_parse_file(path, NULL, &m));
   const hr_func *fn = hr_module_find_func(m, "main");
   hr_status s = fn ? NULL : hr_error(HR_NOT_FOUND, "%s: no function @main", path);
-  enum { MAX_PARAMS = 64 };
-  hr_tensor *inputs[MAX_PARAMS] = {0};
-  if (!s && fn->n_args > MAX_PARAMS) s = hr_error(HR_UNIMPLEMENTED, "@main has more than %d parameters", MAX_PARAMS);
+  hr_tensor *inputs[HR_LIMIT_CHECK_PARAMS] = {0};
+  if (!s && fn->n_args > HR_LIMIT_CHECK_PARAMS)
+    s = hr_error(HR_UNIMPLEMENTED, "@main has more than %d parameters", HR_LIMIT_CHECK_PARAMS);
   for (int p = 0; !s && p < fn->n_args; p++) s = make_input(fn, p, a->dim, &inputs[p]);
   hr_tensor **outs = NULL;
   int n_outs = 0;
@@ -77,7 +78,7 @@ static hr_status check_file(const char *path, const check_args *a, int64_t *chec
   if (!s) s = hr_module_run(m, "main", inputs, fn->n_args, &opts, &outs, &n_outs);
   if (!s) s = check_result_types(fn, outs, n_outs);
   hr_tensors_free(outs, n_outs);
-  for (int p = 0; p < MAX_PARAMS; p++) hr_tensor_free(inputs[p]);
+  for (int p = 0; p < HR_LIMIT_CHECK_PARAMS; p++) hr_tensor_free(inputs[p]);
   hr_module_free(m);
   return s;
 }

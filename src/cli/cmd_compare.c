@@ -4,19 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/elem.h"
 #include "cli/cli.h"
 #include "cli/model.h"
-
-enum { MAX_INPUTS = 256 };
 
 typedef struct compare_args {
   cli_model_args a, b;
   int64_t batch;
   double tolerance; /* < 0: report only */
   int n_inputs;
-  const char *input_names[MAX_INPUTS];
-  const char *input_paths[MAX_INPUTS];
+  const char *input_names[HR_LIMIT_CLI_INPUTS];
+  const char *input_paths[HR_LIMIT_CLI_INPUTS];
 } compare_args;
 
 static const char compare_usage[] =
@@ -40,7 +39,7 @@ static int parse_compare_args(int argc, char **argv, compare_args *c) {
       c->b.interpret = true;
     } else if (strcmp(arg, "--input") == 0 && value) {
       char *spec = argv[++i], *eq = strchr(spec, '=');
-      if (!eq || c->n_inputs == MAX_INPUTS) {
+      if (!eq || c->n_inputs == HR_LIMIT_CLI_INPUTS) {
         fprintf(stderr, "hlorun compare: --input takes NAME=FILE.npy\n");
         return 2;
       }
@@ -152,9 +151,9 @@ int cmd_compare(int argc, char **argv) {
   memset(&mb, 0, sizeof mb);
   hr_status s = open_side(&c.a, &ma);
   if (!s) s = open_side(&c.b, &mb);
-  hr_tensor *inputs[MAX_INPUTS] = {0};
+  hr_tensor *inputs[HR_LIMIT_CLI_INPUTS] = {0};
   int n = s ? 0 : cli_model_num_inputs(&ma);
-  if (!s && (n > MAX_INPUTS || n != cli_model_num_inputs(&mb)))
+  if (!s && (n > HR_LIMIT_CLI_INPUTS || n != cli_model_num_inputs(&mb)))
     s = hr_error(HR_INVALID_ARGUMENT, "A and B take different numbers of inputs");
   if (!s) s = make_inputs(&ma, &c, inputs, n);
   hr_tensor **xa = NULL, **xb = NULL;
@@ -165,7 +164,7 @@ int cmd_compare(int argc, char **argv) {
   if (!s) s = report(xa, na, xb, nb, c.tolerance, &ok);
   hr_tensors_free(xa, na);
   hr_tensors_free(xb, nb);
-  for (int i = 0; i < MAX_INPUTS; i++) hr_tensor_free(inputs[i]);
+  for (int i = 0; i < HR_LIMIT_CLI_INPUTS; i++) hr_tensor_free(inputs[i]);
   cli_model_close(&ma);
   cli_model_close(&mb);
   if (s) return report_error(s);

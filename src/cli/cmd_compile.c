@@ -3,10 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "cli/cli.h"
 #include "cli/model.h"
 
-enum { MAX_INPUTS = 256, MAX_SHAPES = 64 };
+enum { MAX_SHAPES = 64 }; /* --shape options */
 
 typedef struct compile_args {
   cli_model_args model;
@@ -108,8 +109,8 @@ int cmd_compile(int argc, char **argv) {
   hr_status s = cli_model_open(&a.model, &m);
   if (!s && !m.program) s = hr_error(HR_INVALID_ARGUMENT, "%s is already compiled", a.model.path);
   int n = s ? 0 : cli_model_num_inputs(&m);
-  if (n > MAX_INPUTS) s = hr_error(HR_UNIMPLEMENTED, "more than %d inputs", MAX_INPUTS);
-  hr_tensor_spec specs[MAX_INPUTS];
+  if (n > HR_LIMIT_CLI_INPUTS) s = hr_error(HR_UNIMPLEMENTED, "more than %d inputs", HR_LIMIT_CLI_INPUTS);
+  hr_tensor_spec specs[HR_LIMIT_CLI_INPUTS];
   if (!s) s = compile_specs(&m, &a, specs, n);
   hr_executable *e = NULL;
   double t0 = cli_now();

@@ -4,10 +4,9 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/limits.h"
 #include "cli/cli.h"
 #include "cli/model.h"
-
-enum { MAX_INPUTS = 256 };
 
 typedef struct run_args {
   cli_model_args model;
@@ -15,8 +14,8 @@ typedef struct run_args {
   int64_t batch; /* > 0: generate inputs not given, with dynamic dims of this size */
   bool quiet;
   int n_inputs;
-  const char *input_names[MAX_INPUTS];
-  const char *input_paths[MAX_INPUTS];
+  const char *input_names[HR_LIMIT_CLI_INPUTS];
+  const char *input_paths[HR_LIMIT_CLI_INPUTS];
 } run_args;
 
 static const char run_usage[] =
@@ -35,8 +34,8 @@ static int parse_run_args(int argc, char **argv, run_args *a) {
     } else if (strcmp(arg, "--input") == 0 && value) {
       char *spec = argv[++i];
       char *eq = strchr(spec, '=');
-      if (!eq || a->n_inputs == MAX_INPUTS) {
-        fprintf(stderr, "hlorun run: --input takes NAME=FILE.npy (at most %d)\n", MAX_INPUTS);
+      if (!eq || a->n_inputs == HR_LIMIT_CLI_INPUTS) {
+        fprintf(stderr, "hlorun run: --input takes NAME=FILE.npy (at most %d)\n", HR_LIMIT_CLI_INPUTS);
         return 2;
       }
       *eq = '\0';
@@ -104,13 +103,13 @@ int cmd_run(int argc, char **argv) {
     cli_model_close(&m);
     return report_error(s);
   }
-  hr_tensor *inputs[MAX_INPUTS] = {0};
+  hr_tensor *inputs[HR_LIMIT_CLI_INPUTS] = {0};
   hr_tensor **outs = NULL;
   int n_outs = 0, n_in = cli_model_num_inputs(&m);
-  if (n_in > MAX_INPUTS) s = hr_error(HR_UNIMPLEMENTED, "more than %d inputs", MAX_INPUTS);
+  if (n_in > HR_LIMIT_CLI_INPUTS) s = hr_error(HR_UNIMPLEMENTED, "more than %d inputs", HR_LIMIT_CLI_INPUTS);
   if (!s) s = load_inputs(&m, &a, inputs);
   if (!s) s = cli_model_run(&m, inputs, n_in, &outs, &n_outs);
-  for (int i = 0; i < MAX_INPUTS; i++) hr_tensor_free(inputs[i]);
+  for (int i = 0; i < HR_LIMIT_CLI_INPUTS; i++) hr_tensor_free(inputs[i]);
   for (int i = 0; !s && !a.quiet && i < n_outs; i++) {
     printf("result %d: ", i);
     print_tensor_type(stdout, outs[i]);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "cli/cli.h"
 #include "server/server.h"
 
@@ -92,10 +93,10 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
                     .rest_api_port = -1,
                     .threads = 0,
                     .poll_seconds = 1,
-                    .max_request_bytes = (int64_t)64 << 20,
-                    .max_json_depth = 64,
-                    .max_tensor_elements = (int64_t)1 << 24,
-                    .drain_seconds = 30};
+                    .max_request_bytes = (int64_t)HR_LIMIT_REQUEST_BYTES,
+                    .max_json_depth = HR_LIMIT_JSON_DEPTH,
+                    .max_tensor_elements = HR_LIMIT_REQUEST_ELEMENTS,
+                    .drain_seconds = HR_LIMIT_DRAIN_SECONDS};
   srv_options d;
   srv_options_defaults(&d);
   a->max_output_bytes = (int64_t)d.max_output_bytes;
@@ -116,9 +117,9 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
       {"file_system_poll_wait_seconds", FLAG_INT, 0, 86400, &a->poll_seconds},
       {"enable_batching", FLAG_BOOL, 0, 0, &a->enable_batching},
       {"batching_parameters_file", FLAG_STRING, 0, 0, &a->batching_file},
-      {"rest_api_num_threads", FLAG_INT, 1, 4096, &a->threads},
+      {"rest_api_num_threads", FLAG_INT, 1, HR_LIMIT_REST_THREADS_MAX, &a->threads},
       {"max_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_request_bytes},
-      {"max_json_depth", FLAG_INT, 4, 1000, &a->max_json_depth},
+      {"max_json_depth", FLAG_INT, 4, HR_LIMIT_JSON_DEPTH_MAX, &a->max_json_depth},
       {"max_tensor_elements", FLAG_INT, 1, (int64_t)1 << 40, &a->max_tensor_elements},
       {"max_output_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_output_bytes},
       {"max_buffered_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_buffered_bytes},

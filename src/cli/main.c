@@ -29,7 +29,8 @@ static const char usage[] =
     "\n"
     "model options: --weights W.safetensors, --function NAME, --threads N, --interpret (reference\n"
     "interpreter), --no-fusion (compile without fusing), --bf16 (matrix products in bf16),\n"
-    "--no-batch-split (run large batches whole instead of in cache-sized chunks)\n";
+    "--no-batch-split (run large batches whole instead of in cache-sized chunks), --device NAME (cpu, or\n"
+    "template: the template backend, which runs f32/i32 add, subtract and multiply itself, the rest on the CPU)\n";
 
 int main(int argc, char **argv) {
   if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
@@ -46,7 +47,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
   if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-    puts("hlorun " HLORUN_VERSION_STRING);
+    printf("hlorun %s\n", hr_version_string());
     return 0;
   }
   fprintf(stderr, "hlorun: unknown command '%s'\n\n%s", cmd, usage);

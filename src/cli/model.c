@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/elem.h"
+#include "base/limits.h"
 #include "base/weights.h"
 #include "cli/model.h"
 #include "ir/ir.h"
@@ -66,6 +67,13 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
   m->function = args->function ? args->function : "main";
   hr_exec_options opts = {.num_threads = args->threads, .disable_fusion = args->no_fusion, .bf16 = args->bf16,
                          .disable_batch_split = args->no_batch_split};
+  if (args->device) {
+    if (strlen(args->device) >= sizeof opts.device)
+      return hr_error(HR_INVALID_ARGUMENT, "--device: the name '%.64s' is longer than %d bytes", args->device,
+                      HR_DEVICE_NAME_MAX - 1);
+    if (args->interpret) return hr_error(HR_INVALID_ARGUMENT, "--device and --interpret exclude each other");
+    strcpy(opts.device, args->device);
+  }
   int kind = container_kind(args->path);
   if (kind) {
     if (args->weights) return hr_error(HR_INVALID_ARGUMENT, "%s carries its own weights; drop --weights", args->path);
@@ -177,7 +185,7 @@ hr_status cli_generate_input(const cli_model *m, int i, int64_t dynamic_dim, hr_
   hr_tensor_spec spec = cli_model_input_spec(m, i);
   for (int d = 0; d < spec.shape.rank; d++)
     if (spec.shape.dims[d] < 0) spec.shape.dims[d] = dynamic_dim;
-  HR_TRY(hr_tensor_create(NULL, spec.dtype, &spec.shape, (size_t)4 << 30, out));
+  HR_TRY(hr_tensor_create(NULL, spec.dtype, &spec.shape, HR_LIMIT_TENSOR_BYTES, out));
   fill_generated(*out, (uint64_t)i + 1);
   return NULL;
 }

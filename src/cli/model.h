@@ -15,6 +15,7 @@ typedef struct cli_model_args {
   bool no_fusion;       /* compile without the fusion pass */
   bool bf16;            /* matrix products in bf16 (opt-in) */
   bool no_batch_split;  /* run large batches whole (no batch split) */
+  const char *device;   /* the device to run on ("cpu", "template"), or NULL: the CPU */
 } cli_model_args;
 
 typedef struct cli_model {

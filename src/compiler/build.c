@@ -14,8 +14,9 @@ hr_status hc_value_init(hc_ctx *c, hr_value *v) {
 hr_status hc_op_new(hc_ctx *c, hr_opcode code, const hr_op *src, hr_block *parent, int n_operands, int n_results,
                     hr_op **out) {
   *out = NULL;
-  if (c->n_ops >= HC_MAX_OPS)
-    return hr_op_error(src, HR_RESOURCE_EXHAUSTED, "the specialized function would exceed %zu ops", (size_t)HC_MAX_OPS);
+  if (c->n_ops >= HR_LIMIT_SPECIALIZED_OPS)
+    return hr_op_error(src, HR_RESOURCE_EXHAUSTED, "the specialized function would exceed %zu ops",
+                       (size_t)HR_LIMIT_SPECIALIZED_OPS);
   hr_arena *arena = &c->dst->arena;
   hr_op *op = HR_ARENA_NEW(arena, hr_op);
   if (!op) return hc_oom();

@@ -4,8 +4,7 @@
 
 #include "compiler/compiler_internal.h"
 
-/* Attributes and tuple types nest at most this deep (the parser bounds them far lower). */
-enum { MAX_COPY_DEPTH = 512 };
+/* Attributes and tuple types nest at most HR_LIMIT_NESTING_DEPTH deep (what the parser accepts). */
 
 hr_status hc_oom(void) { return hr_error(HR_OUT_OF_MEMORY, "out of memory specializing the module"); }
 
@@ -33,7 +32,7 @@ hr_status hc_loc(hc_ctx *c, hr_loc loc, hr_loc *out) {
 static hr_status copy_type(hc_ctx *c, const hr_type *t, hr_type *out, int depth) {
   *out = *t;
   if (t->kind != HR_TYPE_TUPLE) return NULL;
-  if (depth > MAX_COPY_DEPTH) return hr_error(HR_RESOURCE_EXHAUSTED, "tuple types nest too deeply");
+  if (depth > HR_LIMIT_NESTING_DEPTH) return hr_error(HR_RESOURCE_EXHAUSTED, "tuple types nest too deeply");
   out->elems = NULL;
   if (t->n_elems <= 0) return NULL;
   out->elems = HR_ARENA_ARRAY(&c->dst->arena, hr_type, (size_t)t->n_elems);
@@ -155,7 +154,7 @@ static hr_status copy_attr_parts(hc_ctx *c, const hr_attr *a, hr_attr *d, int de
 static hr_status copy_attr(hc_ctx *c, const hr_attr *a, hr_attr **out, int depth) {
   *out = NULL;
   if (!a) return NULL;
-  if (depth > MAX_COPY_DEPTH) return hr_error(HR_RESOURCE_EXHAUSTED, "attributes nest too deeply");
+  if (depth > HR_LIMIT_NESTING_DEPTH) return hr_error(HR_RESOURCE_EXHAUSTED, "attributes nest too deeply");
   hr_attr *d = HR_ARENA_NEW(&c->dst->arena, hr_attr);
   if (!d) return hc_oom();
   *d = *a;

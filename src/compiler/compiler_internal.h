@@ -21,15 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/limits.h"
 #include "compiler/specialize.h"
 #include "ir/ir.h"
 
-/* Bounds on the output: ops emitted (inlining can multiply a program's size) and the nesting of
- * inlined calls and regions together (each level is a few stack frames). */
-#define HC_MAX_OPS ((size_t)1 << 22)
-#define HC_MAX_DEPTH 1024
-/* Largest folded result when the folder does not say (1 MiB). */
-#define HC_DEFAULT_MAX_FOLD_BYTES ((size_t)1 << 20)
+/* Bounds on the output (base/limits.h): ops emitted, HR_LIMIT_SPECIALIZED_OPS (inlining can multiply
+ * a program's size), and the nesting of inlined calls and regions together, HR_LIMIT_NESTING_DEPTH
+ * (each level is a few stack frames; the output's regions then nest no deeper than the verifier and
+ * the printer accept). The largest folded result when the folder does not say is
+ * HR_LIMIT_FOLD_BYTES. */
 /* Constant integer operands up to this many elements are handed to shape inference as values. */
 #define HC_MAX_VALUE_ELEMS (2 * HR_MAX_RANK)
 
@@ -52,7 +52,7 @@ typedef struct hc_ctx {
   const hr_folder *folder;  /* NULL: no folding beyond get_dimension_size */
   size_t max_fold_bytes;
   uint32_t n_values;        /* values created so far: their provisional ids are 0 .. n_values - 1 */
-  size_t n_ops;             /* ops created so far (bounded by HC_MAX_OPS) */
+  size_t n_ops;             /* ops created so far (bounded by HR_LIMIT_SPECIALIZED_OPS) */
   int depth;                /* current nesting of inlined calls and regions */
   const char *src_file;     /* the last source location file seen ... */
   const char *dst_file;     /* ... and its copy in dst */

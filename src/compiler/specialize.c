@@ -54,10 +54,10 @@ static hr_status type_mismatch(const hr_op *op, const char *what, int i, const h
 static hr_status emit_op(hc_ctx *c, frame *f, hc_block *b, const hr_op *src);
 
 /* Enters one more level of inlined calls or regions at `op` (leave with c->depth--), failing when
- * that exceeds HC_MAX_DEPTH. */
+ * that exceeds HR_LIMIT_NESTING_DEPTH. */
 static hr_status enter(hc_ctx *c, const hr_op *op) {
-  if (c->depth >= HC_MAX_DEPTH)
-    return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "calls and regions nest deeper than %d", HC_MAX_DEPTH);
+  if (c->depth >= HR_LIMIT_NESTING_DEPTH)
+    return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "calls and regions nest deeper than %d", HR_LIMIT_NESTING_DEPTH);
   c->depth++;
   return NULL;
 }
@@ -350,7 +350,7 @@ hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *
   c.src = m;
   c.heap = a ? a : hr_default_allocator();
   c.folder = folder;
-  c.max_fold_bytes = folder && folder->max_fold_bytes ? folder->max_fold_bytes : HC_DEFAULT_MAX_FOLD_BYTES;
+  c.max_fold_bytes = folder && folder->max_fold_bytes ? folder->max_fold_bytes : HR_LIMIT_FOLD_BYTES;
   HR_TRY(hr_module_new(c.heap, m->filename, &c.dst));
   c.src_file = m->filename; /* op locations usually name the module's file: share its copy */
   c.dst_file = c.dst->filename;

@@ -4,14 +4,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/limits.h"
 #include "interp/check.h"
 #include "ir/infer.h"
-
-enum {
-  MAX_CALL_DEPTH = 256,
-  DEFAULT_MAX_WHILE_ITERATIONS = 1000000000,
-};
-#define DEFAULT_MAX_TENSOR_BYTES ((size_t)4 << 30)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Function frames                                                                                 */
@@ -363,26 +358,36 @@ static hr_status run_block_in(hr_interp *in, frame *f, const hr_block *block, hr
   return s;
 }
 
+/* Calls and regions nest at most HR_LIMIT_CALL_DEPTH deep, counted as the compiler counts them (each
+ * level is a C recursion here: base/limits.h). */
 hr_status hr_interp_run_block(hr_interp *in, const hr_block *block, hr_tensor *const *args,
                               hr_tensor **results) {
   frame *f = impl_of(in)->top;
   if (!f || block->func != f->func)
     return hr_error(HR_INTERNAL, "region evaluated outside its function's frame");
-  return run_block_in(in, f, block, args, results);
+  int region = block->parent_op != NULL; /* an executable's wrapper block is not a level */
+  if (region && in->depth >= HR_LIMIT_CALL_DEPTH)
+    return hr_op_error(block->parent_op, HR_RESOURCE_EXHAUSTED, "calls and regions nest deeper than %d",
+                       HR_LIMIT_CALL_DEPTH);
+  in->depth += region;
+  hr_status s = run_block_in(in, f, block, args, results);
+  in->depth -= region;
+  return s;
 }
 
 hr_status hr_interp_call(hr_interp *in, const hr_func *fn, hr_tensor *const *args, hr_tensor **results) {
-  if (in->call_depth >= MAX_CALL_DEPTH)
-    return hr_error(HR_RESOURCE_EXHAUSTED, "%s:%u:%u: call depth exceeds %d entering @%s", fn->loc.file,
-                    fn->loc.line, fn->loc.col, MAX_CALL_DEPTH, fn->name);
+  interp_impl *impl = impl_of(in);
+  int nested = impl->top != NULL; /* a call from a function; the entry function's body is level 0 */
+  if (nested && in->depth >= HR_LIMIT_CALL_DEPTH)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s:%u:%u: calls and regions nest deeper than %d entering @%s",
+                    fn->loc.file, fn->loc.line, fn->loc.col, HR_LIMIT_CALL_DEPTH, fn->name);
   frame f;
   HR_TRY(frame_init(in, fn, &f));
-  interp_impl *impl = impl_of(in);
   f.caller = impl->top;
   impl->top = &f;
-  in->call_depth++;
+  in->depth += nested;
   hr_status s = run_block_in(in, &f, &fn->body, args, results);
-  in->call_depth--;
+  in->depth -= nested;
   impl->top = f.caller;
   frame_release(in, &f);
   return s;
@@ -556,8 +561,8 @@ static hr_run_options default_options(const hr_run_options *opts) {
   hr_run_options o = {0};
   if (opts) o = *opts;
   if (!o.allocator) o.allocator = hr_default_allocator();
-  if (!o.max_tensor_bytes) o.max_tensor_bytes = DEFAULT_MAX_TENSOR_BYTES;
-  if (!o.max_while_iterations) o.max_while_iterations = DEFAULT_MAX_WHILE_ITERATIONS;
+  if (!o.max_tensor_bytes) o.max_tensor_bytes = HR_LIMIT_TENSOR_BYTES;
+  if (!o.max_while_iterations) o.max_while_iterations = HR_LIMIT_WHILE_ITERATIONS;
   return o;
 }
 

@@ -50,7 +50,7 @@ struct hr_interp {
   hr_run_options opts;           /* with defaults filled in; an executable sets opts.control per run */
   hr_threadpool *pool;           /* may be NULL: run serially */
   hr_kernel_fn kernels[HR_OP_COUNT];
-  int call_depth;                /* bounded to stop runaway recursion */
+  int depth;                     /* nested calls and regions being run: HR_LIMIT_CALL_DEPTH at most */
   int64_t checks_passed;         /* check.* custom calls that passed */
 };
 
@@ -68,11 +68,13 @@ hr_status hr_interp_alloc(hr_interp *in, const hr_op *op, hr_dtype dtype, const 
 /* Evaluates a region (a block whose terminator is stablehlo.return / func.return) with `args`
  * bound to the block arguments. On success `results` receives one newly allocated tensor per
  * terminator operand, owned by the caller. Kernels of region-carrying ops (reduce, sort, scatter,
- * while, ...) call this. */
+ * while, ...) call this. A region of an op counts as one level of nesting (with calls at most
+ * HR_LIMIT_CALL_DEPTH, base/limits.h); a block of no op (an executable's wrapper) does not. */
 hr_status hr_interp_run_block(hr_interp *in, const hr_block *block, hr_tensor *const *args,
                               hr_tensor **results);
 
-/* Runs a function with borrowed inputs; results are newly allocated (owned by the caller). */
+/* Runs a function with borrowed inputs; results are newly allocated (owned by the caller). A call
+ * from within a function counts as one level of nesting; the entry function's body is level 0. */
 hr_status hr_interp_call(hr_interp *in, const hr_func *fn, hr_tensor *const *args, hr_tensor **results);
 
 /* Creates an interpreter for module `m` (borrowed; must outlive the interpreter) with options

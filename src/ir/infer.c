@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/numeric.h"
 #include "ir/infer_internal.h"
 
-/* Tuples nest at most this deep in operand types (deeper ones are rejected). */
-#define MAX_TUPLE_DEPTH 32
+/* Tuples nest at most HR_LIMIT_TUPLE_DEPTH deep in operand types (deeper ones are rejected). */
 /* The text of a macro's value, for messages. */
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
@@ -204,8 +204,8 @@ static hri_rule rule_for(hr_opcode code) {
 /* ---------------------------------------------------------------------------------------------- */
 
 const char *hri_type_problem(const hr_type *t) {
-  const hr_type *stack[MAX_TUPLE_DEPTH + 1];
-  int idx[MAX_TUPLE_DEPTH + 1];
+  const hr_type *stack[HR_LIMIT_TUPLE_DEPTH + 1];
+  int idx[HR_LIMIT_TUPLE_DEPTH + 1];
   int depth = 0;
   stack[0] = t;
   idx[0] = -1;
@@ -234,7 +234,7 @@ const char *hri_type_problem(const hr_type *t) {
       depth--;
       continue;
     }
-    if (depth == MAX_TUPLE_DEPTH) return "tuples nested too deeply";
+    if (depth == HR_LIMIT_TUPLE_DEPTH) return "tuples nested too deeply";
     stack[depth + 1] = &u->elems[idx[depth]++];
     idx[++depth] = -1;
   }
@@ -318,12 +318,12 @@ static void tput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
   *pos = (size_t)n >= cap - *pos ? cap - 1 : *pos + (size_t)n;
 }
 
-/* Prints `t` at *pos; nested tuples deeper than MAX_TUPLE_DEPTH print as "...". */
+/* Prints `t` at *pos; nested tuples deeper than HR_LIMIT_TUPLE_DEPTH print as "...". */
 static void put_type(char *buf, size_t cap, size_t *pos, const hr_type *t, int depth) {
   switch (t->kind) {
     case HR_TYPE_TOKEN: tput(buf, cap, pos, "!stablehlo.token"); return;
     case HR_TYPE_TUPLE:
-      if (depth >= MAX_TUPLE_DEPTH || t->n_elems < 0 || (t->n_elems > 0 && !t->elems)) {
+      if (depth >= HR_LIMIT_TUPLE_DEPTH || t->n_elems < 0 || (t->n_elems > 0 && !t->elems)) {
         tput(buf, cap, pos, "tuple<...>");
         return;
       }

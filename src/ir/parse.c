@@ -6,13 +6,8 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/limits.h"
 #include "ir/parse_internal.h"
-
-enum {
-  DEFAULT_MAX_NESTING = 256,
-};
-#define DEFAULT_MAX_CONSTANT_BYTES ((size_t)4 << 30)
-#define MAX_FILE_BYTES ((size_t)2 << 30)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Token helpers and errors                                                                        */
@@ -393,15 +388,14 @@ static hr_status parse_module(hr_parser *p) {
     if (p->tok.kind != HR_TOK_LBRACE) return hr_p_unexpected(p, "'{'");
     HR_TRY(parse_opt_dict_attr(p, &p->m->attrs));
   }
-  hr_token open = p->tok;
+  /* The module's braces are no level of nesting (they hold functions only), so that a module nests
+   * as deep as its functions alone: what parses without them parses again once printed with them. */
   HR_TRY(hr_p_expect(p, HR_TOK_LBRACE, "'{' starting the module body"));
-  HR_TRY(hr_p_enter(p, &open));
   while (p->tok.kind != HR_TOK_RBRACE) {
     if (!hr_p_is_kw(p, "func.func")) return unexpected_in_module(p);
     HR_TRY(parse_func(p));
   }
   hr_p_next(p);
-  hr_p_leave(p);
   return hr_p_parse_opt_loc(p, NULL);
 }
 
@@ -457,8 +451,11 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
   memset(&p, 0, sizeof p);
   p.m = m;
   p.max_constant_bytes = opts && opts->max_constant_bytes ? opts->max_constant_bytes
-                                                          : DEFAULT_MAX_CONSTANT_BYTES;
-  p.max_nesting = opts && opts->max_nesting > 0 ? opts->max_nesting : DEFAULT_MAX_NESTING;
+                                                          : HR_LIMIT_CONSTANT_BYTES;
+  /* Never deeper than the later stages accept (base/limits.h). */
+  p.max_nesting = opts && opts->max_nesting > 0 && opts->max_nesting < HR_LIMIT_NESTING_DEPTH
+                      ? opts->max_nesting
+                      : HR_LIMIT_NESTING_DEPTH;
   hr_arena_init(&p.scratch, a);
   hr_arena_init(&p.op_temp, a);
   hr_lexer_init(&p.lx, m->filename, text, len);
@@ -484,7 +481,7 @@ hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, h
   const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
   char *data;
   size_t len;
-  HR_TRY(hr_read_file(path, a, MAX_FILE_BYTES, &data, &len));
+  HR_TRY(hr_read_file(path, a, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
   hr_status s = hr_module_parse(path, data, len, opts, out);
   a->free(a->ctx, data);
   return s;

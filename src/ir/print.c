@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "ir/print_internal.h"
-
-enum { MAX_REGION_DEPTH = 1024 };
 
 hr_status hr_print_error(const hr_printer *p, const char *fmt, ...) {
   char msg[512];
@@ -261,8 +260,8 @@ static hr_status print_block_ops(hr_printer *p, const hr_block *b) {
 }
 
 hr_status hr_print_region(hr_printer *p, const hr_block *b, bool print_args) {
-  if (p->depth >= MAX_REGION_DEPTH)
-    return hr_print_error(p, "regions nested deeper than %d", MAX_REGION_DEPTH);
+  if (p->depth >= HR_LIMIT_NESTING_DEPTH)
+    return hr_print_error(p, "regions nested deeper than %d", HR_LIMIT_NESTING_DEPTH);
   hr_strbuf_puts(p->out, "{\n");
   if (print_args && (b->n_args > 0 || b->n_ops == 0)) {
     put_indent(p, p->indent);

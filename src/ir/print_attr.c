@@ -7,20 +7,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/numeric.h"
 #include "ir/print_internal.h"
 
+/* Tuple types and attributes nest at most HR_LIMIT_NESTING_DEPTH deep (what the parser accepts). */
 enum {
-  MAX_TYPE_DEPTH = 64,  /* tuple nesting */
-  MAX_ATTR_DEPTH = 256, /* attribute nesting */
-  HEX_THRESHOLD = 100,  /* MLIR prints dense data with more elements than this in hex */
+  HEX_THRESHOLD = 100, /* MLIR prints dense data with more elements than this in hex */
 };
 
 /* ---- types ---- */
 
 /* Checks a type and the types nested in it, `depth` levels deep already. */
 static hr_status check_type_at(const hr_printer *p, const hr_type *t, int depth) {
-  if (depth > MAX_TYPE_DEPTH) return hr_print_error(p, "type nesting exceeds %d", MAX_TYPE_DEPTH);
+  if (depth > HR_LIMIT_NESTING_DEPTH) return hr_print_error(p, "type nesting exceeds %d", HR_LIMIT_NESTING_DEPTH);
   switch (t->kind) {
     case HR_TYPE_TOKEN: return NULL;
     case HR_TYPE_TUPLE:
@@ -420,8 +420,8 @@ static hr_status print_struct(hr_printer *p, const hr_attr *a, int depth) {
 /* Appends one attribute, `depth` levels deep. */
 static hr_status print_attr_at(hr_printer *p, const hr_attr *a, int depth) {
   if (!a) return hr_print_error(p, "missing attribute value");
-  if (depth > MAX_ATTR_DEPTH)
-    return hr_print_error(p, "attribute nesting exceeds %d", MAX_ATTR_DEPTH);
+  if (depth > HR_LIMIT_NESTING_DEPTH)
+    return hr_print_error(p, "attribute nesting exceeds %d", HR_LIMIT_NESTING_DEPTH);
   const char *tname = NULL;
   switch (a->kind) {
     case HR_ATTR_UNIT: hr_strbuf_puts(p->out, "unit"); return NULL;

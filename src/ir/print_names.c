@@ -14,9 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "ir/print_internal.h"
-
-enum { MAX_REGION_DEPTH = 1024 };
 
 /* The names visible at the current point: an open-addressing hash set whose entries are removed
  * in reverse order of insertion when a region is left (so no probe chain is ever broken). */
@@ -157,8 +156,8 @@ static hr_status name_op_results(namer *nm, counters *c, const hr_op *op) {
 
 /* Numbers a region (its arguments and ops), then the regions nested in its ops. */
 static hr_status name_block(namer *nm, const hr_block *b, counters c, int depth) {
-  if (depth > MAX_REGION_DEPTH)
-    return hr_error(HR_INVALID_ARGUMENT, "regions nested deeper than %d", MAX_REGION_DEPTH);
+  if (depth > HR_LIMIT_NESTING_DEPTH)
+    return hr_error(HR_INVALID_ARGUMENT, "regions nested deeper than %d", HR_LIMIT_NESTING_DEPTH);
   if (b->n_args < 0 || (b->n_args > 0 && !b->args) || b->n_ops < 0 || (b->n_ops > 0 && !b->ops))
     return hr_error(HR_INVALID_ARGUMENT, "@%s: malformed block", nm->func->name);
   bool in_while = b->parent_op && b->parent_op->code == HR_OP_WHILE;

@@ -18,10 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "ir/infer_internal.h"
-
-/* Regions nest at most this deep. */
-#define MAX_REGION_DEPTH 512
 
 /* Scope state of a value id while walking a function. */
 enum { VAL_UNDEFINED = 0, VAL_VISIBLE = 1, VAL_OUT_OF_SCOPE = 2 };
@@ -340,7 +338,7 @@ static hr_status check_terminator(const verifier *v, const hr_op *op, bool last,
 
 /* Verifies a block (a function body when `parent` is NULL, else region of `parent`). */
 static hr_status verify_block(verifier *v, const hr_block *b, const hr_op *parent, int depth) {
-  if (depth > MAX_REGION_DEPTH) return op_err(parent, "regions nest deeper than %d", MAX_REGION_DEPTH);
+  if (depth > HR_LIMIT_NESTING_DEPTH) return op_err(parent, "regions nest deeper than %d", HR_LIMIT_NESTING_DEPTH);
   if (b->n_args < 0 || (b->n_args > 0 && !b->args) || b->n_ops < 0 || (b->n_ops > 0 && !b->ops))
     return parent ? op_err(parent, "malformed region") : func_error(v->m, v->func, "malformed body");
   if (b->parent_op != parent || b->func != v->func)

@@ -34,6 +34,8 @@ hr_exec_fast_stats hr_executable_fast_stats(const hr_executable *e);
 int hr_executable_num_plan_steps(const hr_executable *e);
 const hr_op *hr_executable_step_op(const hr_executable *e, int i);
 const char *hr_executable_step_impl(const hr_executable *e, int i);
+/* The device step i runs on ("cpu" for every step not run by another device's kernel). */
+const char *hr_executable_step_device(const hr_executable *e, int i);
 
 /* An HR_RESOURCE_EXHAUSTED error, naming @main, when the outputs of a run (all chunks) would take
  * more than `max_bytes` bytes in all (0: no bound), else NULL. */

@@ -59,12 +59,12 @@
 #include <string.h>
 
 #include "backend/backend.h"
+#include "base/limits.h"
 #include "base/mapping.h"
 #include "base/strbuf.h"
 #include "interp/interp.h"
 #include "runtime/exec_internal.h"
 
-#define DEFAULT_MAX_ARENA_BYTES ((size_t)16 << 30)
 enum { BUFFER_ALIGN = 64 };
 /* The devices an executable plans over: the host CPU (device 0) and at most one other. */
 enum { MAX_DEVICES = 2 };
@@ -446,6 +446,18 @@ static void find_gap(const hr_executable *e, const int32_t *placed, int n_placed
 /* Whether a slot gets a range of an arena: a non-empty temp (or mirror) that is not an alias. */
 static bool is_placed_temp(const slot *s) { return s->kind == SLOT_TEMP && s->size > 0 && s->alias_of < 0; }
 
+/* The error for temp `t` of device `d` not fitting in `limit` bytes: at the op defining it, or,
+ * for the device's copy of a parameter (which no op defines), at the function. */
+static hr_status arena_limit_error(const hr_executable *e, int d, const slot *t, size_t limit) {
+  if (t->op)
+    return hr_op_error(t->op, HR_RESOURCE_EXHAUSTED, "the executable's working memory exceeds the limit of %zu bytes",
+                       limit);
+  return func_error(e->main, HR_RESOURCE_EXHAUSTED,
+                    "the executable's working memory on device %s (the copy of parameter %u) exceeds the limit of %zu "
+                    "bytes",
+                    e->devices[d]->name, t->value->index, limit);
+}
+
 /* Assigns every temp of device `d` an offset in its arena (greedy by size, best fit) within
  * `limit` bytes; returns the arena's size in *bytes. */
 static hr_status place_temps_on(hr_executable *e, int d, hr_arena *tmp, size_t limit, size_t *bytes) {
@@ -469,9 +481,7 @@ static hr_status place_temps_on(hr_executable *e, int d, hr_arena *tmp, size_t l
     size_t offset = 0;
     int pos = 0;
     find_gap(e, placed, k, t, &offset, &pos);
-    if (offset > limit || t->size > limit - offset)
-      return hr_op_error(t->op, HR_RESOURCE_EXHAUSTED, "the executable's working memory exceeds the limit of %zu bytes",
-                         limit);
+    if (offset > limit || t->size > limit - offset) return arena_limit_error(e, d, t, limit);
     t->offset = offset;
     memmove(placed + pos + 1, placed + pos, (size_t)(k - pos) * sizeof *placed);
     placed[pos] = order[k].slot;
@@ -1023,7 +1033,7 @@ static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_
   if (!e->main)
     return hr_error(HR_NOT_FOUND, "%s: the specialized module has no function @main",
                     e->module->filename ? e->module->filename : "?");
-  size_t limit = opts && opts->max_arena_bytes ? opts->max_arena_bytes : DEFAULT_MAX_ARENA_BYTES;
+  size_t limit = opts && opts->max_arena_bytes ? opts->max_arena_bytes : HR_LIMIT_ARENA_BYTES;
   HR_TRY(open_devices(e, opts));
   HR_TRY(make_interp(e, opts));
   HR_TRY(make_slots(e, bound));
@@ -1535,4 +1545,8 @@ const hr_op *hr_executable_step_op(const hr_executable *e, int i) {
 
 const char *hr_executable_step_impl(const hr_executable *e, int i) {
   return i >= 0 && i < e->n_steps ? step_impl(e, &e->steps[i]) : NULL;
+}
+
+const char *hr_executable_step_device(const hr_executable *e, int i) {
+  return i >= 0 && i < e->n_steps ? e->devices[e->steps[i].device]->name : NULL;
 }

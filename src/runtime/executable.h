@@ -3,14 +3,16 @@
 #ifndef HLORUN_RUNTIME_EXECUTABLE_H
 #define HLORUN_RUNTIME_EXECUTABLE_H
 
+#include "base/limits.h"
 #include "base/weights.h"
 #include "compiler/specialize.h"
 #include "hlorun/hlorun.h"
 #include "ir/ir.h"
 
 /* Largest result of an op computed once when an executable is created ("folded") because its
- * operands are all fixed (bound parameters, constants, folded results); larger ones run per call. */
-#define HR_EXEC_FOLD_MAX_BYTES ((size_t)1 << 20)
+ * operands are all fixed (bound parameters, constants, folded results); larger ones run per call.
+ * The name executable.c uses for HR_LIMIT_FOLD_BYTES (base/limits.h). */
+#define HR_EXEC_FOLD_MAX_BYTES HR_LIMIT_FOLD_BYTES
 
 /* Builds an executable from a specialized module (see hr_specialize; ownership passes, also on
  * error). bound[i] is the value of parameter i of its "main", or NULL for a runtime input; bound

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "compiler/fuse.h"
 #include "compiler/split.h"
 #include "runtime/exec_internal.h"
@@ -36,10 +37,7 @@
  * vectors (HR_MAX_RANK 64-bit integers). */
 #define SPLIT_FOLD_BYTES ((size_t)HR_MAX_RANK * 8)
 
-enum {
-  CACHE_CAPACITY = 64,
-  MAX_NAME = 1024, /* longest dotted weight name looked up */
-};
+enum { CACHE_CAPACITY = 64 };
 
 /* One cached executable, keyed by the input specs it was compiled for. */
 typedef struct cache_entry {
@@ -100,7 +98,7 @@ static bool spec_fits(const hr_tensor_spec *s, const hr_type *declared) {
 /* Binds parameter `p` to the weight its key path names, if any; the types must agree. */
 static hr_status bind_param(hr_program *prog, int p) {
   const char *info = arg_info(prog->fn, p);
-  char name[MAX_NAME];
+  char name[HR_LIMIT_WEIGHT_NAME_BYTES]; /* longer dotted names are not looked up */
   if (!prog->weights || !info || !hr_keypath_to_dotted(info, name, sizeof name)) return NULL;
   const hr_tensor *t = hr_weights_find(prog->weights, name);
   if (!t) return NULL;
@@ -108,7 +106,7 @@ static hr_status bind_param(hr_program *prog, int p) {
   hr_tensor_spec got = {t->dtype, t->shape};
   if (!spec_fits(&got, declared)) {
     hr_tensor_spec want = hr_spec_of_type(declared);
-    char what[MAX_NAME + 1200], pos[512];
+    char what[HR_LIMIT_WEIGHT_NAME_BYTES + 1200], pos[512];
     func_position(prog->fn, pos, sizeof pos);
     snprintf(what, sizeof what, "%s: weight '%s' bound to parameter %d (%s)", pos, name, p, info);
     return hr_spec_mismatch(what, &got, &want);
@@ -281,7 +279,7 @@ static hr_status specialize(hr_program *p, const hr_tensor_spec *inputs, size_t 
 static hr_status build(hr_program *p, hr_module *specialized, hr_executable **out) {
   if (!p->opts.disable_fusion) {
     hr_fuse_options fo = {.allocator = p->allocator, .bound = p->bound, .n_bound = p->fn->n_args,
-                          .max_joined_bytes = HR_EXEC_FOLD_MAX_BYTES};
+                          .max_joined_bytes = HR_LIMIT_FOLD_BYTES};
     hr_status s = hr_fuse(specialized, &fo);
     if (s) {
       hr_module_free(specialized);

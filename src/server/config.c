@@ -6,13 +6,9 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/limits.h"
 #include "server/server.h"
 #include "server/textproto.h"
-
-enum {
-  MAX_CONFIG_BYTES = 16 << 20, /* configuration files larger than this are rejected */
-  MAX_LIST = 4096,             /* models, labels, versions, batch sizes per list */
-};
 
 /* The context of one file being checked. */
 typedef struct schema {
@@ -77,7 +73,8 @@ static hr_status once(const schema *sc, const srv_tp_field *f, bool *seen) {
 
 /* Appends v to a growable int64 list. */
 static hr_status push_int(const schema *sc, const srv_tp_field *f, int64_t v, int64_t **list, int *n) {
-  if (*n >= MAX_LIST) return srv_tp_error(sc->file, f, "more than %d entries in '%s'", MAX_LIST, f->name);
+  if (*n >= HR_LIMIT_CONFIG_LIST)
+    return srv_tp_error(sc->file, f, "more than %d entries in '%s'", HR_LIMIT_CONFIG_LIST, f->name);
   int64_t *grown = realloc(*list, ((size_t)*n + 1) * sizeof *grown);
   if (!grown) return hr_error(HR_OUT_OF_MEMORY, "out of memory reading %s", sc->file);
   grown[(*n)++] = v;
@@ -142,7 +139,8 @@ static hr_status read_policy(const schema *sc, const srv_tp_field *msg, srv_vers
 /* Reads one `version_labels { key: "stable" value: 3 }` entry. */
 static hr_status read_label(const schema *sc, const srv_tp_field *msg, srv_model_config *m) {
   HR_TRY(want_message(sc, msg));
-  if (m->n_labels >= MAX_LIST) return srv_tp_error(sc->file, msg, "more than %d version labels", MAX_LIST);
+  if (m->n_labels >= HR_LIMIT_CONFIG_LIST)
+    return srv_tp_error(sc->file, msg, "more than %d version labels", HR_LIMIT_CONFIG_LIST);
   srv_label *grown = realloc(m->labels, ((size_t)m->n_labels + 1) * sizeof *grown);
   if (!grown) return hr_error(HR_OUT_OF_MEMORY, "out of memory reading %s", sc->file);
   m->labels = grown;
@@ -234,7 +232,8 @@ static hr_status read_model_list(const schema *sc, const srv_tp_field *msg, srv_
     const srv_tp_field *f = &msg->fields[i];
     if (strcmp(f->name, "config") != 0)
       return srv_tp_error(sc->file, f, "unknown field '%s' in 'model_config_list' (expected 'config')", f->name);
-    if (c->n_models >= MAX_LIST) return srv_tp_error(sc->file, f, "more than %d models", MAX_LIST);
+    if (c->n_models >= HR_LIMIT_CONFIG_LIST)
+      return srv_tp_error(sc->file, f, "more than %d models", HR_LIMIT_CONFIG_LIST);
     srv_model_config *grown = realloc(c->models, ((size_t)c->n_models + 1) * sizeof *grown);
     if (!grown) return hr_error(HR_OUT_OF_MEMORY, "out of memory reading %s", sc->file);
     c->models = grown;
@@ -283,7 +282,7 @@ hr_status srv_config_read_file(const char *path, srv_config *out) {
   memset(out, 0, sizeof *out);
   char *text;
   size_t len;
-  HR_TRY(hr_read_file(path, NULL, MAX_CONFIG_BYTES, &text, &len));
+  HR_TRY(hr_read_file(path, NULL, HR_LIMIT_CONFIG_FILE_BYTES, &text, &len));
   hr_status s = srv_config_parse(path, text, len, out);
   hr_default_allocator()->free(NULL, text);
   return s;
@@ -358,9 +357,9 @@ typedef struct int_field {
 } int_field;
 
 static const int_field batching_ints[] = {
-    {"max_batch_size", 1, 1 << 20, offsetof(srv_batching_params, max_batch_size)},
+    {"max_batch_size", 1, HR_LIMIT_BATCH_PARAM_MAX, offsetof(srv_batching_params, max_batch_size)},
     {"batch_timeout_micros", 0, 3600000000LL, offsetof(srv_batching_params, batch_timeout_micros)},
-    {"max_enqueued_batches", 1, 1 << 20, offsetof(srv_batching_params, max_enqueued_batches)},
+    {"max_enqueued_batches", 1, HR_LIMIT_BATCH_PARAM_MAX, offsetof(srv_batching_params, max_enqueued_batches)},
     {"num_batch_threads", 1, 1024, offsetof(srv_batching_params, num_batch_threads)},
 };
 
@@ -375,7 +374,7 @@ static hr_status read_batching_field(const schema *sc, const srv_tp_field *f, sr
   }
   if (strcmp(f->name, "allowed_batch_sizes") == 0) {
     int64_t v = 0;
-    HR_TRY(want_int(sc, f, 1, 1 << 20, &v));
+    HR_TRY(want_int(sc, f, 1, HR_LIMIT_BATCH_PARAM_MAX, &v));
     if (p->n_allowed_batch_sizes && v <= p->allowed_batch_sizes[p->n_allowed_batch_sizes - 1])
       return srv_tp_error(sc->file, f, "allowed_batch_sizes must be increasing");
     return push_int(sc, f, v, &p->allowed_batch_sizes, &p->n_allowed_batch_sizes);
@@ -420,7 +419,7 @@ hr_status srv_batching_read_file(const char *path, srv_batching_params *out) {
   srv_batching_defaults(out);
   char *text;
   size_t len;
-  HR_TRY(hr_read_file(path, NULL, MAX_CONFIG_BYTES, &text, &len));
+  HR_TRY(hr_read_file(path, NULL, HR_LIMIT_CONFIG_FILE_BYTES, &text, &len));
   hr_status s = srv_batching_parse(path, text, len, out);
   hr_default_allocator()->free(NULL, text);
   return s;

@@ -16,10 +16,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/limits.h"
 #include "hlorun/hlorun.h"
 
 /* A connection sends a request line within this many seconds of opening or of its last answer. */
-#define SRV_IDLE_SECONDS 60
+#define SRV_IDLE_SECONDS HR_LIMIT_IDLE_SECONDS
 
 typedef enum srv_conn_phase {
   SRV_CONN_IDLE,    /* accepted, or between two requests: no byte of a request line seen */

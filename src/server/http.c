@@ -20,10 +20,10 @@
  * chunked body is counted as it comes, and its connection closed when it no longer fits. A body
  * over the limit is answered 413: when the client waits for "100 Continue" the answer comes at
  * once and the body is never sent; otherwise the body is read and dropped (so that the client,
- * still sending, does not lose the answer to a reset connection) up to DISCARD_FACTOR times the
- * bound, beyond which the connection is closed (at once when Content-Length announces such a
- * body). Requests are counted from their arrival to their completion, so that a shutdown can wait
- * for them. */
+ * still sending, does not lose the answer to a reset connection) up to HR_LIMIT_DISCARD_FACTOR
+ * times the bound, beyond which the connection is closed (at once when Content-Length announces
+ * such a body). Requests are counted from their arrival to their completion, so that a shutdown
+ * can wait for them. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <microhttpd.h>
@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/limits.h"
 #include "server/common.h"
 #include "server/conns.h"
 #include "server/internal.h"
@@ -44,9 +45,7 @@
 
 enum {
   LISTEN_BACKLOG = 128,
-  DISCARD_FACTOR = 16,       /* bodies over the limit are read and dropped up to this many times it */
   FLUSH_SECONDS = 5,         /* after a drain that timed out: time for the last answers to go out */
-  MIN_SEND_RATE = 64 << 10,  /* bytes per second a client must read an answer at, beyond the read timeout */
   RESERVED_FDS = 64,         /* file descriptors kept free of connections: artifacts, logs, the listener */
 };
 
@@ -95,7 +94,7 @@ static void drop_body(srv_server *s, request_state *st) {
 static void free_body(void *data) { hr_default_allocator()->free(NULL, data); }
 
 /* Queues a reply on a connection (taking over its body) and records it in the metrics. The
- * client then has the read timeout, plus a second per MIN_SEND_RATE bytes, to take it. */
+ * client then has the read timeout, plus a second per HR_LIMIT_MIN_SEND_RATE bytes, to take it. */
 static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const request_state *st, srv_reply *r) {
   struct MHD_Response *resp;
   size_t bytes = r->body.data ? r->body.len : 0;
@@ -113,7 +112,8 @@ static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const
   bool draining = s->draining;
   pthread_mutex_unlock(&s->mu);
   if (draining || r->close) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-  srv_conn_enter(&s->conns, st->conn, SRV_CONN_SENDING, s->opts.read_seconds + (double)bytes / MIN_SEND_RATE);
+  srv_conn_enter(&s->conns, st->conn, SRV_CONN_SENDING,
+                 s->opts.read_seconds + (double)bytes / HR_LIMIT_MIN_SEND_RATE);
   enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, resp);
   MHD_destroy_response(resp);
   srv_metrics_request(s->metrics, r->model, r->version, r->endpoint, r->status, srv_now() - st->start);
@@ -182,7 +182,7 @@ static body_verdict judge_body(srv_server *s, struct MHD_Connection *c, request_
     return BODY_OK;
   }
   const char *expect = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_EXPECT);
-  if (errno == ERANGE || n / DISCARD_FACTOR > max || (expect && strcasecmp(expect, "100-continue") == 0))
+  if (errno == ERANGE || n / HR_LIMIT_DISCARD_FACTOR > max || (expect && strcasecmp(expect, "100-continue") == 0))
     return BODY_REFUSE;
   return BODY_DISCARD;
 }
@@ -237,7 +237,7 @@ static bool take_upload(srv_server *s, request_state *st, const char *data, size
     if (st->received > st->accounted && !reserve_body(s, st, st->received - st->accounted)) return false;
     hr_strbuf_append(&st->body, data, n);
   }
-  return st->received / DISCARD_FACTOR <= max;
+  return st->received / HR_LIMIT_DISCARD_FACTOR <= max;
 }
 
 /* Whether a request's client hung up while it ran (the run control's poll). */

@@ -1,5 +1,5 @@
 /* The server object as its parts see it (server.c, http.c, rest.c), and the interfaces between
- * the HTTP glue and the REST handlers. */
+ * the HTTP glue and the REST adapter. */
 #ifndef HLORUN_SERVER_INTERNAL_H
 #define HLORUN_SERVER_INTERNAL_H
 
@@ -13,15 +13,15 @@
 #include "server/metrics.h"
 #include "server/registry.h"
 #include "server/server.h"
+#include "server/service.h"
 
 struct MHD_Daemon;
 struct srv_workers;
 
 struct srv_server {
   srv_options opts; /* opts.batching.allowed_batch_sizes is the batcher's concern, not kept */
-  srv_registry *registry;
-  srv_batcher *batcher; /* NULL unless batching is enabled */
-  srv_metrics *metrics;
+  srv_service svc;      /* the registry, the batcher and the output bound every protocol answers with */
+  srv_metrics *metrics; /* owned here; svc.metrics points to it */
   /* HTTP */
   struct MHD_Daemon *daemon;
   struct srv_workers *workers; /* run POST requests */
@@ -53,15 +53,8 @@ typedef struct srv_reply {
 void srv_reply_init(srv_reply *r);
 /* Makes the reply a JSON error {"error": "<message>"} with the HTTP status of `code`. */
 void srv_reply_error(srv_reply *r, int http_status, const char *message);
-/* What a request's handler may ask of the transport while it works: the request's deadline, and
- * whether its client went away (then its work is cancelled). */
-typedef struct srv_call {
-  double deadline;                /* monotonic seconds; the run stops with DEADLINE_EXCEEDED after it */
-  bool (*abandoned)(void *ctx);   /* true once the client hung up; may be NULL */
-  void *ctx;
-} srv_call;
-
-/* Answers a request (method, decoded path, body). */
+/* Answers a REST request (method, decoded path, body): the adapter from HTTP and JSON to the
+ * service. */
 void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len,
                      const srv_call *call, srv_reply *reply);
 

@@ -13,11 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/limits.h"
 #include "base/strbuf.h"
 #include "hlorun/hlorun.h"
 
 /* The longest number token accepted (digits, sign, fraction and exponent together). */
-#define SRV_JSON_MAX_NUMBER 400
+#define SRV_JSON_MAX_NUMBER HR_LIMIT_JSON_NUMBER
 
 typedef struct srv_json {
   const char *begin; /* the document */

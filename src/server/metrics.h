@@ -9,10 +9,11 @@
 
 #include <stdint.h>
 
+#include "base/limits.h"
 #include "base/strbuf.h"
 #include "hlorun/hlorun.h"
 
-#define SRV_METRICS_MAX_SERIES 10000
+#define SRV_METRICS_MAX_SERIES HR_LIMIT_METRICS_SERIES
 
 typedef struct srv_metrics srv_metrics;
 

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/numeric.h"
 #include "server/json.h"
 #include "server/predict.h"
 
+/* Object member names are read up to HR_LIMIT_NAME_BYTES (input names are at most this long). */
 enum {
-  MAX_NAME = 4096, /* longest object member name read (input names are at most this long) */
-  EXCERPT = 64,    /* bytes of a JSON value quoted in messages */
+  EXCERPT = 64, /* bytes of a JSON value quoted in messages */
 };
 
 /* One input being read: the shape found so far and its elements. */
@@ -250,7 +251,7 @@ static void input_names(const srv_signature *sig, char *buf, size_t cap) {
 /* Reads an object naming inputs: {"name": value, ...}, each value at `level`; every input must be
  * named exactly once. `what` names the object in messages. */
 static hr_status parse_named(parse_ctx *c, int level, const char *what) {
-  char key[MAX_NAME], names[512];
+  char key[HR_LIMIT_NAME_BYTES], names[512];
   memset(c->seen, 0, (size_t)c->sig->n_inputs * sizeof *c->seen);
   HR_TRY(srv_json_enter(&c->r, '{'));
   bool first = true, more;
@@ -332,7 +333,7 @@ static hr_status parse_signature_name(parse_ctx *c) {
                     "JSON Value not formatted correctly. 'signature_name' key must be a string value.");
   hr_strbuf name;
   hr_strbuf_init(&name, NULL);
-  hr_status s = srv_json_string(&c->r, &name, MAX_NAME);
+  hr_status s = srv_json_string(&c->r, &name, HR_LIMIT_NAME_BYTES);
   const char *text = name.data ? name.data : "";
   if (!s && text[0] && strcmp(text, SRV_SIGNATURE_NAME) != 0)
     s = hr_error(HR_INVALID_ARGUMENT, "Serving signature name: \"%s\" not found in signature def", text);
@@ -349,7 +350,7 @@ static hr_status parse_document(parse_ctx *c, srv_predict_format *format) {
   }
   HR_TRY(srv_json_enter(&c->r, '{'));
   bool first = true, more, have_rows = false, have_columns = false;
-  char key[MAX_NAME];
+  char key[HR_LIMIT_NAME_BYTES];
   for (;;) {
     HR_TRY(srv_json_next(&c->r, '}', &first, &more));
     if (!more) break;

@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/limits.h"
 #include "server/common.h"
-#include "server/json.h"
 #include "server/metrics.h"
 #include "server/versions.h"
 
 enum {
-  MAX_RECORDS = 1024,    /* version records kept per model; the oldest ended ones go first */
-  WARM_UP_SECONDS = 120, /* a warm-up run longer than this fails the load (a runaway loop in a model) */
+  MAX_RECORDS = HR_LIMIT_VERSION_RECORDS,     /* version records kept per model (base/limits.h) */
+  WARM_UP_SECONDS = HR_LIMIT_WARM_UP_SECONDS, /* a longer warm-up run fails the load (base/limits.h) */
 };
 
 /* What is known about one version of a model. */
@@ -673,39 +673,53 @@ hr_status srv_registry_redact(const srv_servable *sv, hr_status s) {
   return out;
 }
 
-/* Appends one ModelVersionStatus. */
-static void append_version_status(const srv_version_record *rec, hr_strbuf *sb, bool first) {
-  hr_strbuf_printf(
-      sb,
-      "%s  {\n   \"version\": \"%lld\",\n   \"state\": \"%s\",\n   \"status\": {\n    \"error_code\": \"%s\",\n"
-      "    \"error_message\": ",
-      first ? "" : ",\n", (long long)rec->version, srv_state_name(rec->state), srv_code_name(srv_code_of(rec->error)));
-  srv_json_put_cstring(sb, rec->message ? rec->message : "");
-  hr_strbuf_puts(sb, "\n   }\n  }");
+/* Copies a version's state into `out` (its message duplicated). */
+static hr_status copy_version_status(const srv_version_record *rec, srv_version_status *out) {
+  out->version = rec->version;
+  out->state = rec->state;
+  out->error = rec->error;
+  out->message = strdup(rec->message ? rec->message : "");
+  return out->message ? NULL : hr_error(HR_OUT_OF_MEMORY, "out of memory copying the status of version %lld",
+                                        (long long)rec->version);
 }
 
-hr_status srv_registry_status_json(srv_registry *r, const char *model, const srv_selector *sel, hr_strbuf *sb) {
+/* Copies the status of the model's versions that `sel` selects (all when LATEST), under its lock. */
+static hr_status copy_model_status(srv_model_entry *m, const srv_selector *sel, int64_t version,
+                                   srv_model_status *out) {
+  hr_status s = NULL;
+  pthread_mutex_lock(&m->mu);
+  out->versions = m->n_records ? calloc((size_t)m->n_records, sizeof *out->versions) : NULL;
+  if (m->n_records && !out->versions) s = hr_error(HR_OUT_OF_MEMORY, "out of memory copying model status");
+  for (int i = 0; i < m->n_records && !s; i++) {
+    const srv_version_record *rec = m->records[i];
+    if (sel->kind != SRV_SELECT_LATEST && rec->version != version) continue;
+    s = copy_version_status(rec, &out->versions[out->n_versions]);
+    if (!s) out->n_versions++;
+  }
+  pthread_mutex_unlock(&m->mu);
+  return s;
+}
+
+hr_status srv_registry_status(srv_registry *r, const char *model, const srv_selector *sel, srv_model_status *out) {
+  memset(out, 0, sizeof *out);
   srv_model_entry *m = find_model(r, model);
   if (!m) return hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model);
   int64_t version = sel->version;
   if (sel->kind == SRV_SELECT_LABEL) HR_TRY(resolve_label(m, sel->label, &version));
-  hr_status s = NULL;
-  pthread_mutex_lock(&m->mu);
-  int shown = 0;
-  for (int i = 0; i < m->n_records; i++) {
-    const srv_version_record *rec = m->records[i];
-    if (sel->kind != SRV_SELECT_LATEST && rec->version != version) continue;
-    if (shown == 0) hr_strbuf_puts(sb, "{\n \"model_version_status\": [\n");
-    append_version_status(rec, sb, shown++ == 0);
-  }
-  if (shown)
-    hr_strbuf_puts(sb, "\n ]\n}\n");
-  else if (sel->kind == SRV_SELECT_LATEST)
-    s = hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model);
-  else
-    s = hr_error(HR_NOT_FOUND, "Could not find version %lld of model %s", (long long)version, model);
-  pthread_mutex_unlock(&m->mu);
-  return s ? s : hr_strbuf_status(sb);
+  hr_status s = copy_model_status(m, sel, version, out);
+  if (!s && out->n_versions == 0)
+    s = sel->kind == SRV_SELECT_LATEST
+            ? hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model)
+            : hr_error(HR_NOT_FOUND, "Could not find version %lld of model %s", (long long)version, model);
+  if (s) srv_model_status_free(out);
+  return s;
+}
+
+void srv_model_status_free(srv_model_status *s) {
+  for (int i = 0; i < s->n_versions; i++) free(s->versions[i].message);
+  free(s->versions);
+  s->versions = NULL;
+  s->n_versions = 0;
 }
 
 bool srv_registry_ready(srv_registry *r, hr_strbuf *reason) {

@@ -102,8 +102,23 @@ void srv_registry_release(srv_registry *r, srv_servable *s);
  * resolved) is replaced by the model's name, so that answers do not show the server's file
  * system. Takes `s` over and returns the status to answer with. */
 hr_status srv_registry_redact(const srv_servable *sv, hr_status s);
-/* Appends the GetModelStatusResponse JSON for a model (all versions, or the one selected). */
-hr_status srv_registry_status_json(srv_registry *r, const char *model, const srv_selector *sel, hr_strbuf *sb);
+/* One version's entry in a model's status (TensorFlow Serving's ModelVersionStatus). */
+typedef struct srv_version_status {
+  int64_t version;
+  srv_state state;
+  hr_code error;  /* why the version is in END, or HR_OK */
+  char *message;  /* the error's message, or "" */
+} srv_version_status;
+
+typedef struct srv_model_status {
+  int n_versions;
+  srv_version_status *versions; /* descending by version */
+} srv_model_status;
+
+/* The state of a model's versions (all, or the one selected), copied out under the model's lock.
+ * NOT_FOUND when the model or the selected version is unknown. */
+hr_status srv_registry_status(srv_registry *r, const char *model, const srv_selector *sel, srv_model_status *out);
+void srv_model_status_free(srv_model_status *s);
 /* Whether every model has an AVAILABLE version; else appends why not to `reason`. */
 bool srv_registry_ready(srv_registry *r, hr_strbuf *reason);
 /* Appends the version state gauge and the load, unload and failed load counters. */

@@ -1,5 +1,6 @@
-/* The REST API: routing and handlers for TensorFlow Serving's endpoints, health and readiness,
- * and metrics.
+/* The REST API: TensorFlow Serving's endpoints, health and readiness, and metrics, as an adapter
+ * over the model service (service.h): this file routes, parses JSON and encodes JSON; what is
+ * run and answered is the service's.
  *
  *   GET  /v1/models/M[/versions/N | /labels/L]            model status
  *   GET  /v1/models/M[/versions/N | /labels/L]/metadata   model metadata (signature)
@@ -13,12 +14,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/limits.h"
 #include "server/common.h"
 #include "server/internal.h"
 #include "server/json.h"
 #include "server/predict.h"
-
-enum { MAX_SEGMENT = 1024 }; /* longest model name or label in a URL */
 
 void srv_reply_init(srv_reply *r) {
   memset(r, 0, sizeof *r);
@@ -62,8 +62,8 @@ typedef enum route_kind { ROUTE_STATUS, ROUTE_METADATA, ROUTE_PREDICT, ROUTE_CLA
 /* A parsed /v1/models path. */
 typedef struct route {
   route_kind kind;
-  char model[MAX_SEGMENT];
-  char label[MAX_SEGMENT];
+  char model[HR_LIMIT_URL_SEGMENT];
+  char label[HR_LIMIT_URL_SEGMENT];
   srv_selector sel;
 } route;
 
@@ -75,10 +75,10 @@ static bool eat(const char **p, const char *word) {
   return true;
 }
 
-/* Copies a segment of characters other than '/' and ':' (at least one, at most MAX_SEGMENT - 1). */
+/* Copies a segment of characters other than '/' and ':' (at least one, at most HR_LIMIT_URL_SEGMENT - 1). */
 static bool eat_segment(const char **p, char *out) {
   size_t n = strcspn(*p, "/:");
-  if (n == 0 || n >= MAX_SEGMENT) return false;
+  if (n == 0 || n >= HR_LIMIT_URL_SEGMENT) return false;
   memcpy(out, *p, n);
   out[n] = '\0';
   *p += n;
@@ -146,15 +146,34 @@ static const char *route_endpoint(route_kind k) {
 /* Handlers                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* Appends one ModelVersionStatus. */
+static void append_version_status(const srv_version_status *v, hr_strbuf *sb, bool first) {
+  hr_strbuf_printf(
+      sb,
+      "%s  {\n   \"version\": \"%lld\",\n   \"state\": \"%s\",\n   \"status\": {\n    \"error_code\": \"%s\",\n"
+      "    \"error_message\": ",
+      first ? "" : ",\n", (long long)v->version, srv_state_name(v->state), srv_code_name(srv_code_of(v->error)));
+  srv_json_put_cstring(sb, v->message);
+  hr_strbuf_puts(sb, "\n   }\n  }");
+}
+
 /* GET /v1/models/M[...]: GetModelStatusResponse. */
 static void handle_status(srv_server *s, const route *rt, srv_reply *r) {
-  finish(r, srv_registry_status_json(s->registry, rt->model, &rt->sel, &r->body));
+  srv_model_status ms;
+  hr_status st = srv_service_status(&s->svc, rt->model, &rt->sel, &ms);
+  if (!st) {
+    hr_strbuf_puts(&r->body, "{\n \"model_version_status\": [\n");
+    for (int i = 0; i < ms.n_versions; i++) append_version_status(&ms.versions[i], &r->body, i == 0);
+    hr_strbuf_puts(&r->body, "\n ]\n}\n");
+    srv_model_status_free(&ms);
+  }
+  finish(r, st);
 }
 
 /* GET /v1/models/M[...]/metadata: GetModelMetadataResponse with the signature_def map. */
 static void handle_metadata(srv_server *s, const route *rt, srv_reply *r) {
   srv_servable *sv;
-  hr_status st = srv_registry_acquire(s->registry, rt->model, &rt->sel, &sv);
+  hr_status st = srv_service_acquire(&s->svc, rt->model, &rt->sel, &sv);
   if (st) {
     finish(r, st);
     return;
@@ -166,66 +185,16 @@ static void handle_metadata(srv_server *s, const route *rt, srv_reply *r) {
   hr_strbuf_puts(&r->body, "\"metadata\": {\"signature_def\": {\n \"signature_def\": ");
   srv_signature_append_json(&sv->signature, &r->body);
   hr_strbuf_puts(&r->body, "\n}\n}\n}\n");
-  srv_registry_release(s->registry, sv);
+  srv_service_release(&s->svc, sv);
   finish(r, NULL);
 }
 
-/* Whether a request can go through the batcher: a batchable model and inputs of equal size in
- * dimension 0. */
-static bool can_batch(const srv_server *s, const srv_servable *sv, const srv_predict_request *req) {
-  if (!s->batcher || !sv->batchable) return false;
-  for (int i = 0; i < req->n_inputs; i++)
-    if (req->inputs[i]->shape.dims[0] != req->inputs[0]->shape.dims[0]) return false;
-  return true;
-}
-
-/* The run control's poll: whether the request's client went away. */
-static bool call_cancelled(void *ctx) {
-  const srv_call *call = ctx;
-  return call->abandoned && call->abandoned(call->ctx);
-}
-
-/* Runs a parsed request, through the batcher when possible, within the request's deadline and
- * output bound, cancelled when its client goes away. Sets *code to the canonical code of a
- * failure (UNAVAILABLE when the batcher turns the request away). */
-static hr_status run_predict(srv_server *s, srv_servable *sv, const srv_predict_request *req, const srv_call *call,
-                             hr_tensor ***outputs, int *n_outputs, srv_code *code) {
-  *code = SRV_OK;
-  hr_run_control ctl = {.max_output_bytes = s->opts.max_output_bytes};
-  if (call) {
-    ctl.deadline = call->deadline;
-    ctl.cancelled = call_cancelled;
-    ctl.cancel_ctx = (void *)call;
-  }
-  hr_status st;
-  if (can_batch(s, sv, req)) {
-    srv_batch_task task = {.owner = sv,
-                           .model = sv->model,
-                           .version = sv->version,
-                           .inputs = req->inputs,
-                           .n_inputs = req->n_inputs,
-                           .ctl = &ctl};
-    st = srv_batcher_submit(s->batcher, &task);
-    if (st) {
-      *code = hr_status_code(st) == HR_RESOURCE_EXHAUSTED ? SRV_UNAVAILABLE : srv_code_of(hr_status_code(st));
-      return st;
-    }
-    srv_batcher_wait(s->batcher, &task);
-    st = task.status;
-    *outputs = task.outputs;
-    *n_outputs = task.n_outputs;
-  } else {
-    st = hr_program_run_controlled(sv->program, req->inputs, req->n_inputs, &ctl, outputs, n_outputs);
-  }
-  if (st) *code = srv_code_of(hr_status_code(st));
-  return st;
-}
-
-/* POST /v1/models/M[...]:predict. */
+/* POST /v1/models/M[...]:predict: the JSON request parsed against the version's signature, run
+ * by the service, the outputs encoded in the request's format. */
 static void handle_predict(srv_server *s, const route *rt, const char *body, size_t len, const srv_call *call,
                            srv_reply *r) {
   srv_servable *sv;
-  hr_status st = srv_registry_acquire(s->registry, rt->model, &rt->sel, &sv);
+  hr_status st = srv_service_acquire(&s->svc, rt->model, &rt->sel, &sv);
   if (st) {
     finish(r, st);
     return;
@@ -238,15 +207,14 @@ static void handle_predict(srv_server *s, const route *rt, const char *body, siz
   srv_code code = SRV_OK;
   st = srv_predict_parse(body, len, &sv->signature, &limits, &req);
   if (st) code = srv_code_of(hr_status_code(st));
-  if (!st) st = run_predict(s, sv, &req, call, &outputs, &n_outputs, &code);
+  if (!st) st = srv_service_predict(&s->svc, sv, req.inputs, req.n_inputs, call, &outputs, &n_outputs, &code);
   if (!st) {
     st = srv_predict_encode(&sv->signature, req.format, outputs, n_outputs, &r->body);
     if (st) code = srv_code_of(hr_status_code(st));
   }
   if (outputs) hr_tensors_free(outputs, n_outputs);
   srv_predict_request_free(&req);
-  if (st) st = srv_registry_redact(sv, st);
-  srv_registry_release(s->registry, sv);
+  srv_service_release(&s->svc, sv);
   if (st)
     reply_status(r, st, code);
   else
@@ -271,7 +239,7 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
     return;
   }
   r->endpoint = route_endpoint(rt.kind);
-  const char *configured = srv_registry_model_name(s->registry, rt.model);
+  const char *configured = srv_registry_model_name(s->svc.registry, rt.model);
   r->model = configured ? configured : "";
   bool post = rt.kind == ROUTE_PREDICT || rt.kind == ROUTE_CLASSIFY || rt.kind == ROUTE_REGRESS;
   if (strcmp(method, post ? "POST" : "GET") != 0) {
@@ -298,7 +266,7 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
 static void handle_ready(srv_server *s, srv_reply *r) {
   hr_strbuf reason;
   hr_strbuf_init(&reason, NULL);
-  if (srv_registry_ready(s->registry, &reason)) {
+  if (srv_service_ready(&s->svc, &reason)) {
     hr_strbuf_puts(&r->body, "{\"status\": \"ready\"}\n");
   } else {
     srv_reply_error(r, 503, reason.data ? reason.data : "not ready");
@@ -310,9 +278,9 @@ static void handle_ready(srv_server *s, srv_reply *r) {
 static void handle_metrics(srv_server *s, srv_reply *r) {
   r->content_type = "text/plain; version=0.0.4; charset=utf-8";
   srv_metrics_append(s->metrics, &r->body);
-  srv_registry_append_metrics(s->registry, &r->body);
+  srv_registry_append_metrics(s->svc.registry, &r->body);
   srv_http_append_metrics(s, &r->body);
-  if (s->batcher) srv_batcher_append_metrics(s->batcher, &r->body);
+  if (s->svc.batcher) srv_batcher_append_metrics(s->svc.batcher, &r->body);
   finish(r, NULL);
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/limits.h"
 #include "server/common.h"
 #include "server/internal.h"
 #include "server/workers.h"
@@ -15,30 +16,31 @@ void srv_options_defaults(srv_options *o) {
   o->num_threads = (int)(cpus > 0 ? (cpus < 64 ? 4 * cpus : 256) : 4);
   o->poll_wait_seconds = 1;
   srv_batching_defaults(&o->batching);
-  o->max_request_bytes = (size_t)64 << 20;
-  o->max_buffered_bytes = (size_t)256 << 20;
-  o->max_json_depth = 64;
-  o->max_tensor_elements = (int64_t)1 << 24;
-  o->max_output_bytes = (size_t)32 << 20;
-  o->request_timeout_seconds = 30;
-  o->read_seconds = 30;
-  o->max_connections = 1000;
-  o->max_connections_per_client = 128;
-  o->max_model_bytes = (size_t)16 << 30;
+  o->max_request_bytes = HR_LIMIT_REQUEST_BYTES;
+  o->max_buffered_bytes = HR_LIMIT_BUFFERED_BYTES;
+  o->max_json_depth = HR_LIMIT_JSON_DEPTH;
+  o->max_tensor_elements = HR_LIMIT_REQUEST_ELEMENTS;
+  o->max_output_bytes = HR_LIMIT_OUTPUT_BYTES;
+  o->request_timeout_seconds = HR_LIMIT_REQUEST_SECONDS;
+  o->read_seconds = HR_LIMIT_READ_SECONDS;
+  o->max_connections = HR_LIMIT_CONNECTIONS;
+  o->max_connections_per_client = HR_LIMIT_CONNECTIONS_PER_CLIENT;
+  o->max_model_bytes = HR_LIMIT_MODEL_BYTES;
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  o->max_total_model_bytes = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : (size_t)16 << 30;
-  o->drain_seconds = 30;
+  o->max_total_model_bytes = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : HR_LIMIT_MODEL_BYTES;
+  o->drain_seconds = HR_LIMIT_DRAIN_SECONDS;
   o->log = stderr;
 }
 
 /* Checks option values that the command line does not bound. */
 static hr_status check_options(const srv_options *o) {
   if (o->port < 0 || o->port > 65535) return hr_error(HR_INVALID_ARGUMENT, "port %d is outside [0, 65535]", o->port);
-  if (o->num_threads < 1 || o->num_threads > 4096)
-    return hr_error(HR_INVALID_ARGUMENT, "the number of REST API threads must be in [1, 4096]");
+  if (o->num_threads < 1 || o->num_threads > HR_LIMIT_REST_THREADS_MAX)
+    return hr_error(HR_INVALID_ARGUMENT, "the number of REST API threads must be in [1, %d]",
+                    HR_LIMIT_REST_THREADS_MAX);
   if (o->max_request_bytes < 1) return hr_error(HR_INVALID_ARGUMENT, "max_request_bytes must be positive");
-  if (o->max_json_depth < 4 || o->max_json_depth > 1000)
-    return hr_error(HR_INVALID_ARGUMENT, "max_json_depth must be in [4, 1000]");
+  if (o->max_json_depth < 4 || o->max_json_depth > HR_LIMIT_JSON_DEPTH_MAX)
+    return hr_error(HR_INVALID_ARGUMENT, "max_json_depth must be in [4, %d]", HR_LIMIT_JSON_DEPTH_MAX);
   if (o->max_tensor_elements < 1) return hr_error(HR_INVALID_ARGUMENT, "max_tensor_elements must be positive");
   if (o->max_buffered_bytes < o->max_request_bytes)
     return hr_error(HR_INVALID_ARGUMENT, "max_buffered_request_bytes must be at least max_request_bytes");
@@ -84,8 +86,10 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
   s->listen_fd = -1;
   hr_exec_options exec = {.num_threads = o->intra_op_threads};
   srv_load_limits limits = {.max_model_bytes = o->max_model_bytes, .max_total_bytes = o->max_total_model_bytes};
+  s->svc.max_output_bytes = o->max_output_bytes;
   st = srv_metrics_create(&s->metrics);
-  if (!st) st = srv_registry_create(config, &exec, &limits, s->opts.log, &s->registry);
+  s->svc.metrics = s->metrics;
+  if (!st) st = srv_registry_create(config, &exec, &limits, s->opts.log, &s->svc.registry);
   srv_config_free(config);
   if (st) {
     srv_server_free(s);
@@ -95,21 +99,13 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
   return NULL;
 }
 
-/* The batcher's run function: one program run, recorded in the batch size histogram. */
-static hr_status run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs, const hr_run_control *ctl,
-                           hr_tensor ***outputs, int *n_outputs) {
-  srv_server *s = ctx;
-  srv_servable *sv = owner;
-  srv_metrics_batch(s->metrics, sv->model, inputs[0]->shape.dims[0]);
-  return hr_program_run_controlled(sv->program, inputs, n_inputs, ctl, outputs, n_outputs);
-}
-
 hr_status srv_server_start(srv_server *s) {
   if (s->started) return hr_error(HR_INVALID_ARGUMENT, "the server was already started");
   s->started = true;
-  srv_registry_poll(s->registry, true);
-  if (s->opts.poll_wait_seconds > 0) HR_TRY(srv_registry_start_polling(s->registry, s->opts.poll_wait_seconds));
-  if (s->opts.enable_batching) HR_TRY(srv_batcher_create(&s->opts.batching, run_batch, s, &s->batcher));
+  srv_registry_poll(s->svc.registry, true);
+  if (s->opts.poll_wait_seconds > 0) HR_TRY(srv_registry_start_polling(s->svc.registry, s->opts.poll_wait_seconds));
+  if (s->opts.enable_batching)
+    HR_TRY(srv_batcher_create(&s->opts.batching, srv_service_run_batch, &s->svc, &s->svc.batcher));
   HR_TRY(srv_http_start(s));
   srv_log(s->opts.log, "serving REST API on %s", s->address);
   return NULL;
@@ -121,7 +117,7 @@ const char *srv_server_address(const srv_server *s) { return s->address; }
 
 /* Between draining HTTP and stopping its threads: runs the batches still queued. */
 static void drain_batches(srv_server *s) {
-  if (s->batcher) srv_batcher_stop(s->batcher);
+  if (s->svc.batcher) srv_batcher_stop(s->svc.batcher);
 }
 
 void srv_server_stop(srv_server *s) {
@@ -129,15 +125,15 @@ void srv_server_stop(srv_server *s) {
   s->stopped = true;
   srv_log(s->opts.log, "shutting down: draining requests");
   srv_http_stop(s, drain_batches);
-  srv_registry_stop_polling(s->registry);
+  srv_registry_stop_polling(s->svc.registry);
 }
 
 void srv_server_free(srv_server *s) {
   if (!s) return;
   srv_server_stop(s);
   srv_workers_free(s->workers);
-  srv_batcher_free(s->batcher);
-  srv_registry_free(s->registry);
+  srv_batcher_free(s->svc.batcher);
+  srv_registry_free(s->svc.registry);
   srv_metrics_free(s->metrics);
   srv_conns_destroy(&s->conns);
   pthread_cond_destroy(&s->idle_cv);

@@ -100,6 +100,7 @@ void srv_batching_free(srv_batching_params *p);
 /* Server                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* The defaults srv_options_defaults gives are the HR_LIMIT_* bounds of base/limits.h. */
 typedef struct srv_options {
   const char *host;             /* address to bind; default "127.0.0.1" */
   int port;                     /* 0: any free port (see srv_server_port); default 8501 */

@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-  MAX_DEPTH = 32,      /* message nesting */
-  MAX_FIELDS = 100000, /* fields in one document */
-};
+#include "base/limits.h"
 
 typedef enum tok_kind { T_EOF, T_IDENT, T_INT, T_STRING, T_PUNCT } tok_kind;
 
@@ -229,8 +226,8 @@ static hr_status parse_fields(lexer *lx, srv_tp_field *msg, char close, int dept
 
 /* Reads `{ ... }` or `< ... >` into f. */
 static hr_status parse_message(lexer *lx, srv_tp_field *f, int depth) {
-  if (depth >= MAX_DEPTH)
-    return error_at(lx, lx->tok.line, lx->tok.col, "messages nest deeper than %d levels", MAX_DEPTH);
+  if (depth >= HR_LIMIT_TEXTPROTO_DEPTH)
+    return error_at(lx, lx->tok.line, lx->tok.col, "messages nest deeper than %d levels", HR_LIMIT_TEXTPROTO_DEPTH);
   char close = at_punct(lx, '{') ? '}' : '>';
   f->kind = SRV_TP_MESSAGE;
   HR_TRY(next_token(lx));
@@ -239,7 +236,8 @@ static hr_status parse_message(lexer *lx, srv_tp_field *f, int depth) {
 
 /* Reads one value of field `name` (a message or scalar) into a new field of msg. */
 static hr_status parse_value(lexer *lx, srv_tp_field *msg, const token *name, bool colon, int depth) {
-  if (++lx->fields > MAX_FIELDS) return error_at(lx, name->line, name->col, "more than %d fields", MAX_FIELDS);
+  if (++lx->fields > HR_LIMIT_TEXTPROTO_FIELDS)
+    return error_at(lx, name->line, name->col, "more than %d fields", HR_LIMIT_TEXTPROTO_FIELDS);
   srv_tp_field *f = add_field(msg, name);
   if (!f) return hr_error(HR_OUT_OF_MEMORY, "out of memory reading %s", lx->filename);
   if (at_punct(lx, '{') || at_punct(lx, '<')) return parse_message(lx, f, depth);

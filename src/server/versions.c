@@ -8,10 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-enum {
-  MAX_VERSIONS = 65536, /* version directories per base path */
-  MAX_ENTRIES = 1 << 20 /* entries read from one directory */
-};
+#include "base/limits.h"
 
 bool srv_parse_version(const char *name, int64_t *out) {
   if (!name[0]) return false;
@@ -75,7 +72,8 @@ static hr_status inspect_version(const char *dir, srv_candidate *c) {
   int entries = 0;
   struct dirent *e;
   while (!s && (e = readdir(d)) != NULL) {
-    if (++entries > MAX_ENTRIES) s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d entries", dir, MAX_ENTRIES);
+    if (++entries > HR_LIMIT_DIR_ENTRIES)
+      s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d entries", dir, HR_LIMIT_DIR_ENTRIES);
     if (s || !is_artifact_name(e->d_name)) continue;
     char *path = join_path(dir, e->d_name);
     if (!path) {
@@ -132,8 +130,8 @@ static hr_status list_version_dirs(const char *base_path, srv_candidates *out) {
   struct dirent *e;
   while (!s && (e = readdir(d)) != NULL) {
     int64_t v;
-    if (++entries > MAX_ENTRIES)
-      s = hr_error(HR_RESOURCE_EXHAUSTED, "base path %s: more than %d entries", base_path, MAX_ENTRIES);
+    if (++entries > HR_LIMIT_DIR_ENTRIES)
+      s = hr_error(HR_RESOURCE_EXHAUSTED, "base path %s: more than %d entries", base_path, HR_LIMIT_DIR_ENTRIES);
     if (s || !srv_parse_version(e->d_name, &v)) continue;
     char *dir = join_path(base_path, e->d_name);
     struct stat st;
@@ -141,9 +139,10 @@ static hr_status list_version_dirs(const char *base_path, srv_candidates *out) {
       s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
     } else if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
       free(dir);
-    } else if (out->n >= MAX_VERSIONS) {
+    } else if (out->n >= HR_LIMIT_VERSIONS) {
       free(dir);
-      s = hr_error(HR_RESOURCE_EXHAUSTED, "base path %s: more than %d version directories", base_path, MAX_VERSIONS);
+      s = hr_error(HR_RESOURCE_EXHAUSTED, "base path %s: more than %d version directories", base_path,
+                   HR_LIMIT_VERSIONS);
     } else if (!reserve_candidate(out)) {
       free(dir);
       s = hr_error(HR_OUT_OF_MEMORY, "out of memory");

@@ -61,6 +61,12 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 MLIR
 if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
 
+# --device: the template backend gives the CPU's results; unknown names list the known devices.
+out=$("$bin" run "$tmp/add.mlir" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" --device template)
+if echo "$out" | grep -qF "[[3, 5, 7]," && echo "$out" | grep -qF " [9, 11, 13]]"; then pass; else fail "run --device template: $out"; fi
+expect_error unknown-device 'device "nosuch": no backend of that name (known: cpu, template)' run "$tmp/add.mlir" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" --device nosuch
+expect_error device-interpret "--device and --interpret exclude each other" run "$tmp/add.mlir" --device cpu --interpret
+
 expect_error missing-input "missing --input for 'arg1'" run "$tmp/add.mlir" --input arg0="$tmp/in/out0.npy"
 cat >"$tmp/vec.mlir" <<'MLIR'
 func.func @main() -> tensor<4xf32> {

@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/limits.h"
 #include "hlorun/hlorun.h"
-
-enum { NPY_MAX_HEADER = 1 << 16 };
 
 typedef struct npy_dtype {
   const char *descr;
@@ -157,7 +156,8 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
   } else {
     return hr_error(HR_UNIMPLEMENTED, "npy format version %d is not supported", major);
   }
-  if (header_len > NPY_MAX_HEADER || header_len > len - offset) return hr_error(HR_PARSE_ERROR, "truncated npy header");
+  if (header_len > HR_LIMIT_NPY_HEADER_BYTES || header_len > len - offset)
+    return hr_error(HR_PARSE_ERROR, "truncated npy header");
   hr_dtype dtype = HR_DTYPE_INVALID;
   hr_shape shape = {0};
   HR_TRY(parse_header((const char *)b + offset, header_len, &dtype, &shape));
@@ -181,7 +181,7 @@ hr_status hr_npy_read_file(const char *path, const hr_allocator *a, size_t max_b
   const hr_allocator *fa = a ? a : hr_default_allocator();
   char *data;
   size_t len;
-  size_t file_limit = max_bytes ? max_bytes + NPY_MAX_HEADER + 16 : (size_t)1 << 40;
+  size_t file_limit = max_bytes ? max_bytes + HR_LIMIT_NPY_HEADER_BYTES + 16 : HR_LIMIT_NPY_FILE_BYTES;
   HR_TRY(hr_read_file(path, fa, file_limit, &data, &len));
   hr_status s = hr_npy_read_buffer(data, len, a, max_bytes, out);
   fa->free(fa->ctx, data);

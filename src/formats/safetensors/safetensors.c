@@ -5,12 +5,10 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/mapping.h"
 #include "base/weights.h"
 #include "hlorun/hlorun.h"
-
-#define DEFAULT_MAX_BYTES ((size_t)16 << 30)
-enum { MAX_HEADER = 100 << 20, MAX_TENSORS = 1 << 20 };
 
 static const struct {
   const char *name;
@@ -69,10 +67,10 @@ static void free_heap_copy(void *data, size_t len) {
 
 hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size_t max_bytes, hr_weights **out) {
   *out = NULL;
-  if (!max_bytes) max_bytes = DEFAULT_MAX_BYTES;
+  if (!max_bytes) max_bytes = HR_LIMIT_SAFETENSORS_BYTES;
   void *map;
   size_t len;
-  HR_TRY(hr_map_file(path, max_bytes + MAX_HEADER + 8, &map, &len));
+  HR_TRY(hr_map_file(path, max_bytes + HR_LIMIT_SAFETENSORS_HEADER_BYTES + 8, &map, &len));
   const unsigned char *raw = map;
   uint64_t hlen = 0;
   if (len < 8) {
@@ -80,17 +78,17 @@ hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size
     return hr_error(HR_PARSE_ERROR, "%s: too short for a safetensors file", path);
   }
   for (int i = 7; i >= 0; i--) hlen = hlen << 8 | raw[i];
-  if (hlen > MAX_HEADER || hlen > len - 8) {
+  if (hlen > HR_LIMIT_SAFETENSORS_HEADER_BYTES || hlen > len - 8) {
     hr_unmap_file(map, len);
     return hr_error(HR_PARSE_ERROR, "%s: header length %llu is invalid", path, (unsigned long long)hlen);
   }
   json_error_t err;
   json_t *header = json_loadb((const char *)raw + 8, (size_t)hlen, JSON_REJECT_DUPLICATES, &err);
-  if (!header || !json_is_object(header) || json_object_size(header) > MAX_TENSORS) {
+  if (!header || !json_is_object(header) || json_object_size(header) > HR_LIMIT_SAFETENSORS_TENSORS) {
     json_decref(header);
     hr_unmap_file(map, len);
-    return hr_error(HR_PARSE_ERROR, "%s: header is not a JSON object of at most %d tensors (%s)", path, MAX_TENSORS,
-                    header ? "" : err.text);
+    return hr_error(HR_PARSE_ERROR, "%s: header is not a JSON object of at most %d tensors (%s)", path,
+                    HR_LIMIT_SAFETENSORS_TENSORS, header ? "" : err.text);
   }
   /* Keep the mapping when the data section is 8-byte aligned, else copy it to an aligned buffer. */
   size_t data_len = len - 8 - (size_t)hlen;

@@ -1,0 +1,183 @@
+/* Every bound hlorun puts on what it reads from outside (program text, weight and tensor files,
+ * artifacts, server configuration, HTTP requests), in one place, each with the reason for its value.
+ * Where a bound is the default of an option (hr_parse_options, hr_run_options, hr_exec_options,
+ * srv_options, the serve command's flags) the option's default is the constant here. Tuning
+ * constants of algorithms (fusion patterns, tile and chunk sizes) stay with their code.
+ *
+ * Nesting depths are chosen together. The parser is the first stage: it counts regions, attributes,
+ * tuple types and location aliases together, a function body's braces included (a module's not, so
+ * that a printed module parses back), and so accepts fewer than HR_LIMIT_NESTING_DEPTH levels of
+ * each. Every later recursive walk (the verifier, the printer and its value namer, the compiler's
+ * copies of types and attributes and its walk over calls and regions, the interpreter's calls and
+ * regions) accepts at least that many, so a module that parses is never rejected later for its
+ * nesting alone. Deep call chains are the one thing parsing does not bound: the compiler and the
+ * interpreter count each inlined or run call as a level too, and both stop at the same depth. The
+ * stack one level costs (measured on deep programs and with -fstack-usage, release build): parser
+ * about 1 KiB, verifier, printer and compiler 0.1-0.3 KiB, interpreter 0.6 KiB for an if or a call,
+ * 4 KiB in a reduce body and up to about 5 KiB in reduce_window / select_and_scatter / scatter
+ * bodies: at 256 levels at most about 1.3 MiB, a sixth of the usual 8 MiB thread stack. (Before the
+ * interpreter counted regions, 64 functions of 250 nested ifs calling each other took 8.5 MiB and
+ * crashed `hlorun run --interpret`.) */
+#ifndef HLORUN_BASE_LIMITS_H
+#define HLORUN_BASE_LIMITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Nesting depths                                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Regions, attributes and tuple types: the parser's default and ceiling of max_nesting (all kinds
+   * counted together) and the bound of the verifier, printer, value namer, the compiler's type and
+   * attribute copies and its calls-plus-regions walk (whose output the verifier then checks). */
+  HR_LIMIT_NESTING_DEPTH = 256,
+  /* The interpreter's nested func.call ops and regions together (one C recursion each); at least
+   * HR_LIMIT_NESTING_DEPTH so it runs every program the compiler accepts, counted the same way. */
+  HR_LIMIT_CALL_DEPTH = 256,
+  /* Tuple nesting of a value's type (the verifier's iterative check keeps a stack of this size). */
+  HR_LIMIT_TUPLE_DEPTH = 32,
+  /* Default nesting of arrays and objects in a REST request (--max_json_depth): rank plus a few. */
+  HR_LIMIT_JSON_DEPTH = 64,
+  /* The most --max_json_depth may be set to. */
+  HR_LIMIT_JSON_DEPTH_MAX = 1000,
+  /* Message nesting in a protobuf text file (model config, batching parameters nest 3-4 deep). */
+  HR_LIMIT_TEXTPROTO_DEPTH = 32,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Tensor bytes                                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* One tensor the interpreter allocates (hr_run_options.max_tensor_bytes default), and one input the
+ * CLI generates from a model's signature. */
+#define HR_LIMIT_TENSOR_BYTES ((size_t)4 << 30)
+/* One dense constant in program text (hr_parse_options.max_constant_bytes default). */
+#define HR_LIMIT_CONSTANT_BYTES ((size_t)4 << 30)
+/* A result computed while compiling (the compiler's folder, an executable's fixed ops, joined
+ * weights): larger ones stay ops and run per call, so compiling stays cheap. */
+#define HR_LIMIT_FOLD_BYTES ((size_t)1 << 20)
+/* An executable's working memory (hr_exec_options.max_arena_bytes default). */
+#define HR_LIMIT_ARENA_BYTES ((size_t)16 << 30)
+/* One input `hlorun check` generates for a test program's parameter. */
+#define HR_LIMIT_CHECK_TENSOR_BYTES ((size_t)1 << 30)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* File sizes                                                                                      */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A StableHLO text file (hr_module_parse_file), read whole into memory: weights belong in files of
+ * their own. */
+#define HR_LIMIT_MODULE_FILE_BYTES ((size_t)2 << 30)
+/* The tensor data of a safetensors file (hr_safetensors_read_file default). */
+#define HR_LIMIT_SAFETENSORS_BYTES ((size_t)16 << 30)
+/* An npy file read without a tensor size bound (hr_npy_read_file with max_bytes 0). */
+#define HR_LIMIT_NPY_FILE_BYTES ((size_t)1 << 40)
+/* A server configuration file (model config, batching parameters). */
+#define HR_LIMIT_CONFIG_FILE_BYTES ((size_t)16 << 20)
+/* An artifact the server loads (srv_options.max_model_bytes default). */
+#define HR_LIMIT_MODEL_BYTES ((size_t)16 << 30)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Header sizes                                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The JSON header of a safetensors file (the format's reference reader allows 100 MB). */
+#define HR_LIMIT_SAFETENSORS_HEADER_BYTES ((size_t)100 << 20)
+/* The header of an npy file (numpy writes far less; its reader refuses more than 10000 bytes by default). */
+#define HR_LIMIT_NPY_HEADER_BYTES ((size_t)1 << 16)
+/* The JSON metadata of an artifact or executable file, read whole before anything else. */
+#define HR_LIMIT_ARTIFACT_METADATA_BYTES ((uint64_t)64 << 20)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Counts                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Ops of one specialized function (inlining can multiply a program's size). */
+#define HR_LIMIT_SPECIALIZED_OPS ((size_t)1 << 22)
+
+enum {
+  /* Tensors in one safetensors header. */
+  HR_LIMIT_SAFETENSORS_TENSORS = 1 << 20,
+  /* Entries of one artifact metadata list: inputs, outputs, weights, parameters of a weight, platforms. */
+  HR_LIMIT_ARTIFACT_ENTRIES = 1 << 16,
+  /* Bytes of a name in an artifact (input, output, weight, entry function), and so of an input name a
+   * REST request gives. */
+  HR_LIMIT_NAME_BYTES = 4096,
+  /* Buffer for a dotted weight name built from a jax.arg_info key path (longer ones are not bound). */
+  HR_LIMIT_WEIGHT_NAME_BYTES = 1024,
+  /* An executable file's batch_chunks. */
+  HR_LIMIT_BATCH_CHUNKS = 1 << 30,
+  /* Iterations of one stablehlo.while in the interpreter (hr_run_options.max_while_iterations default). */
+  HR_LIMIT_WHILE_ITERATIONS = 1000000000,
+  /* Program inputs the CLI commands hold (run, compare, compile, bench). */
+  HR_LIMIT_CLI_INPUTS = 256,
+  /* Parameters of a test program `hlorun check` runs. */
+  HR_LIMIT_CHECK_PARAMS = 64,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Server                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* A request body (srv_options.max_request_bytes, --max_request_bytes default; 413 beyond). */
+#define HR_LIMIT_REQUEST_BYTES ((size_t)64 << 20)
+/* Request body bytes held at once over all connections (srv_options.max_buffered_bytes; 503 beyond). */
+#define HR_LIMIT_BUFFERED_BYTES ((size_t)256 << 20)
+/* Tensor bytes of one request's outputs, known before the run (srv_options.max_output_bytes). */
+#define HR_LIMIT_OUTPUT_BYTES ((size_t)32 << 20)
+/* Elements over the inputs of one request (srv_options.max_tensor_elements). */
+#define HR_LIMIT_REQUEST_ELEMENTS ((int64_t)1 << 24)
+
+enum {
+  /* A model name or version label in a URL path segment, NUL included. */
+  HR_LIMIT_URL_SEGMENT = 1024,
+  /* Characters of one JSON number token (digits, sign, fraction, exponent); a double prints
+   * in at most 24. */
+  HR_LIMIT_JSON_NUMBER = 400,
+  /* Seconds from a request's arrival to its answer (srv_options.request_timeout_seconds; 504). */
+  HR_LIMIT_REQUEST_SECONDS = 30,
+  /* Seconds for a request's line, headers and body to arrive (srv_options.read_seconds). */
+  HR_LIMIT_READ_SECONDS = 30,
+  /* Seconds a connection may stay idle before its next request line. */
+  HR_LIMIT_IDLE_SECONDS = 60,
+  /* Seconds shutdown waits for requests in flight (srv_options.drain_seconds). */
+  HR_LIMIT_DRAIN_SECONDS = 30,
+  /* Bytes per second a client must read an answer at, beyond the read timeout. */
+  HR_LIMIT_MIN_SEND_RATE = 64 << 10,
+  /* A body over the request bound is read and dropped up to this many times the bound, then the
+   * connection is closed. */
+  HR_LIMIT_DISCARD_FACTOR = 16,
+  /* Open connections (srv_options.max_connections default), within the file descriptor limit. */
+  HR_LIMIT_CONNECTIONS = 1000,
+  /* Open connections from one client address (srv_options.max_connections_per_client default). */
+  HR_LIMIT_CONNECTIONS_PER_CLIENT = 128,
+  /* The most REST API threads (srv_options.num_threads, --rest_api_num_threads) may be set to. */
+  HR_LIMIT_REST_THREADS_MAX = 4096,
+  /* Fields in one protobuf text document. */
+  HR_LIMIT_TEXTPROTO_FIELDS = 100000,
+  /* Entries of one configuration list: models, version labels, versions, allowed batch sizes. */
+  HR_LIMIT_CONFIG_LIST = 4096,
+  /* The largest max_batch_size, max_enqueued_batches and allowed batch size accepted. */
+  HR_LIMIT_BATCH_PARAM_MAX = 1 << 20,
+  /* Version directories under one base path. */
+  HR_LIMIT_VERSIONS = 65536,
+  /* Entries read from one directory while looking for versions and artifacts. */
+  HR_LIMIT_DIR_ENTRIES = 1 << 20,
+  /* Version records kept per model (the oldest ended ones are dropped first). */
+  HR_LIMIT_VERSION_RECORDS = 1024,
+  /* Seconds a model's warm-up run may take before its load fails (a runaway loop in a model). */
+  HR_LIMIT_WARM_UP_SECONDS = 120,
+  /* Metric series (one per label set); later ones are not recorded. */
+  HR_LIMIT_METRICS_SERIES = 10000,
+};
+
+/* The orderings the values above rely on. */
+_Static_assert(HR_LIMIT_CALL_DEPTH >= HR_LIMIT_NESTING_DEPTH,
+               "the interpreter must run whatever the compiler accepts (both count calls and regions)");
+_Static_assert(HR_LIMIT_TUPLE_DEPTH <= HR_LIMIT_NESTING_DEPTH, "verified types must print and copy");
+_Static_assert(HR_LIMIT_JSON_DEPTH <= HR_LIMIT_JSON_DEPTH_MAX, "the default JSON depth must be allowed");
+_Static_assert(HR_LIMIT_BUFFERED_BYTES >= HR_LIMIT_REQUEST_BYTES, "one request must fit the body budget");
+
+#endif
