@@ -41,6 +41,8 @@ real_kind() {
     fuzz_parse) echo "64 *.mlir" ;;
     fuzz_safetensors) echo "64 *.safetensors" ;;
     fuzz_artifact) echo "64 *.hlo *.hlox" ;;
+    fuzz_jaxexport) echo "64 exported.bin" ;;
+    fuzz_mlirbc) echo "64 *.mlirbc *.bc" ;;
   esac
 }
 

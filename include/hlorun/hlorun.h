@@ -191,7 +191,13 @@ typedef struct hr_parse_options {
  * error messages only. The module is verified; errors name file:line:col. */
 hr_status hr_module_parse(const char *filename, const char *text, size_t len,
                           const hr_parse_options *opts, hr_module **out);
-/* Reads and parses a file. */
+/* Reads a StableHLO portable artifact: MLIR bytecode holding the VHLO dialect (what
+ * `jax.export` serializes inside its files and `stablehlo.serialize_portable_artifact` writes),
+ * bytecode versions 0 to 6, StableHLO 0.9.0 to 1.20. The module is the one hr_module_parse gives for the artifact's
+ * StableHLO text, verified; errors name the file and the byte offset. `data` may be freed after. */
+hr_status hr_module_parse_bytecode(const char *filename, const void *data, size_t len, const hr_parse_options *opts,
+                                   hr_module **out);
+/* Reads and parses a module file, StableHLO text or a portable artifact (told apart by content). */
 hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, hr_module **out);
 void hr_module_free(hr_module *m);
 /* Prints the module as StableHLO text that parses back to an equal module. */

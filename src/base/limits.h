@@ -173,6 +173,36 @@ enum {
   HR_LIMIT_METRICS_SERIES = 10000,
 };
 
+/* ---------------------------------------------------------------------------------------------- */
+/* MLIR bytecode (src/formats/mlirbc)                                                              */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Ops with regions nested in one another in a bytecode file (the reader recurses once per level,
+   * about 0.3 KiB of stack each). Two more than HR_LIMIT_NESTING_DEPTH: the top-level block and
+   * builtin.module are levels here that the text parser does not count, so every module the later
+   * stages accept can be read. */
+  HR_LIMIT_BC_NESTING_DEPTH = HR_LIMIT_NESTING_DEPTH + 2,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* jax.export files (FlatBuffers)                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Table nesting (the root is depth 0): FlatBuffers' verifier allows 64 by default; pytrees are
+   * the deepest thing JAX writes, one level per container. */
+  HR_LIMIT_FB_DEPTH = 64,
+  /* Dimensions of one abstract value (JAX itself puts no bound; XLA's shapes stay far below). */
+  HR_LIMIT_JAXEXPORT_RANK = 1024,
+  /* Nesting of tuple shardings in an OpSharding proto (one level per nested tuple). */
+  HR_LIMIT_SHARDING_DEPTH = 16,
+  /* Memory held by a read Exported, per byte of its file (besides 1 MiB). */
+  HR_LIMIT_JAXEXPORT_MEMORY_FACTOR = 32,
+};
+/* The largest FlatBuffer: its offsets are 32-bit and its builders stop below 2 GiB. */
+#define HR_LIMIT_FB_BYTES ((size_t)0x7fffffff)
+
 /* The orderings the values above rely on. */
 _Static_assert(HR_LIMIT_CALL_DEPTH >= HR_LIMIT_NESTING_DEPTH,
                "the interpreter must run whatever the compiler accepts (both count calls and regions)");

@@ -2,9 +2,12 @@
  * text — the whole of it, or a preview with the full text written to a file. */
 #include <string.h>
 
+#include "base/file.h"
+#include "base/limits.h"
 #include "base/strbuf.h"
 #include "cli/cli.h"
 #include "cli/model.h"
+#include "formats/jaxexport/jaxexport.h"
 #include "ir/ir.h"
 #include "runtime/executable.h"
 
@@ -149,6 +152,27 @@ static hr_status print_ir(const cli_model *m, const inspect_args *a) {
   return s;
 }
 
+/* For a serialized jax.export file: prints what JAX's Exported shows (fun_name, in_avals,
+ * out_avals, platforms, nr_devices, shardings, calling convention version, ...), one line each. */
+static hr_status print_exported(const char *path) {
+  char *data;
+  size_t len;
+  HR_TRY(hr_read_file(path, NULL, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
+  hr_status s = NULL;
+  if (hr_jaxexport_sniff((const uint8_t *)data, len)) {
+    hr_jaxexport *e = NULL;
+    s = hr_jaxexport_read(path, (const uint8_t *)data, len, NULL, &e);
+    hr_strbuf sb;
+    hr_strbuf_init(&sb, NULL);
+    if (!s) s = hr_jaxexport_format(e, &sb);
+    if (!s && sb.len) printf("jax.export Exported:\n%s", sb.data);
+    hr_strbuf_free(&sb);
+    hr_jaxexport_free(e);
+  }
+  hr_default_allocator()->free(NULL, data);
+  return s;
+}
+
 int cmd_inspect(int argc, char **argv) {
   inspect_args a;
   int rc = parse_inspect_args(argc, argv, &a);
@@ -160,10 +184,12 @@ int cmd_inspect(int argc, char **argv) {
   hr_status s = !a.model.weights && !cli_is_container(a.model.path) ? hr_module_parse_file(a.model.path, NULL, &m.module)
                                                                      : cli_model_open(&a.model, &m);
   if (!s) {
-    if (a.ir)
+    if (a.ir) {
       s = print_ir(&m, &a);
-    else
-      print_summary(&m);
+    } else {
+      s = print_exported(a.model.path);
+      if (!s) print_summary(&m);
+    }
   }
   cli_model_close(&m);
   return s ? report_error(s) : 0;

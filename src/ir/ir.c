@@ -296,6 +296,8 @@ hr_status hr_op_error(const hr_op *op, hr_code code, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   const char *file = op->loc.file ? op->loc.file : "<input>";
+  if (op->loc.line == 0) /* read from bytecode: the column is the op's byte offset */
+    return hr_error(code, "%s: offset %u: %s: %s", file, op->loc.col, hr_opcode_name(op->code), msg);
   if (op->debug_loc)
     return hr_error(code, "%s:%u:%u: %s (at %s): %s", file, op->loc.line, op->loc.col,
                     hr_opcode_name(op->code), op->debug_loc, msg);
@@ -367,4 +369,47 @@ hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind) {
   hr_attr *a = HR_ARENA_NEW(&m->arena, hr_attr);
   if (a) a->kind = kind;
   return a;
+}
+
+/* Structs whose printed form omits default fields; their fields in MLIR's canonical order. */
+static const hr_struct_info known_structs[] = {
+    {"stablehlo.dot",
+     false,
+     {{"lhs_batching_dimensions", true},
+      {"rhs_batching_dimensions", true},
+      {"lhs_contracting_dimensions", true},
+      {"rhs_contracting_dimensions", true}}},
+    {"stablehlo.gather",
+     false,
+     {{"offset_dims", true},
+      {"collapsed_slice_dims", true},
+      {"operand_batching_dims", true},
+      {"start_indices_batching_dims", true},
+      {"start_index_map", true},
+      {"index_vector_dim", false}}},
+    {"stablehlo.scatter",
+     false,
+     {{"update_window_dims", true},
+      {"inserted_window_dims", true},
+      {"input_batching_dims", true},
+      {"scatter_indices_batching_dims", true},
+      {"scatter_dims_to_operand_dims", true},
+      {"index_vector_dim", false}}},
+    {"stablehlo.conv",
+     true,
+     {{"input_batch_dimension", false},
+      {"input_feature_dimension", false},
+      {"input_spatial_dimensions", true},
+      {"kernel_input_feature_dimension", false},
+      {"kernel_output_feature_dimension", false},
+      {"kernel_spatial_dimensions", true},
+      {"output_batch_dimension", false},
+      {"output_feature_dimension", false},
+      {"output_spatial_dimensions", true}}},
+};
+
+const hr_struct_info *hr_struct_info_find(const char *name) {
+  for (size_t i = 0; i < sizeof known_structs / sizeof *known_structs; i++)
+    if (strcmp(known_structs[i].name, name) == 0) return &known_structs[i];
+  return NULL;
 }

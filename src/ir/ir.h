@@ -199,6 +199,21 @@ struct hr_attr {
   } u;
 };
 
+/* A field of a dialect struct the IR keeps canonical (see the list above). */
+typedef struct hr_struct_field {
+  const char *name;
+  bool is_list; /* a list of integers; otherwise one integer */
+} hr_struct_field;
+
+typedef struct hr_struct_info {
+  const char *name;           /* "stablehlo.dot", "stablehlo.gather", "stablehlo.scatter", "stablehlo.conv" */
+  bool keep_defaults;         /* empty lists and zeros kept (conv) rather than left out */
+  hr_struct_field fields[9];  /* in canonical order; unused entries have a NULL name */
+} hr_struct_info;
+
+/* The struct called `name` whose fields the IR keeps in canonical order, or NULL. */
+const hr_struct_info *hr_struct_info_find(const char *name);
+
 /* Structural equality (used by the round-trip tests). */
 bool hr_attr_equal(const hr_attr *a, const hr_attr *b);
 /* Finds `name` in a DICT's entries or a STRUCT's fields; NULL when absent. */

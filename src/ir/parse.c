@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/file.h"
 #include "base/limits.h"
 #include "ir/parse_internal.h"
 
@@ -474,15 +473,3 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
   return NULL;
 }
 
-hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, hr_module **out) {
-  if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `out` is NULL");
-  *out = NULL;
-  if (!path) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `path` is NULL");
-  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
-  char *data;
-  size_t len;
-  HR_TRY(hr_read_file(path, a, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
-  hr_status s = hr_module_parse(path, data, len, opts, out);
-  a->free(a->ctx, data);
-  return s;
-}

@@ -340,54 +340,6 @@ hr_status hr_p_enum_attr(hr_parser *p, const hr_token *at, const char *dialect, 
 /* Dialect structs                                                                                 */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef struct struct_field {
-  const char *name;
-  bool is_list; /* a list of integers; otherwise one integer */
-} struct_field;
-
-typedef struct struct_info {
-  const char *name; /* full name: "stablehlo.dot" */
-  bool keep_defaults; /* keep empty lists and zeros (conv) instead of omitting them */
-  struct_field fields[9];
-} struct_info;
-
-/* Structs whose printed form omits default fields; parsing restores MLIR's canonical order. */
-static const struct_info known_structs[] = {
-    {"stablehlo.dot",
-     false,
-     {{"lhs_batching_dimensions", true},
-      {"rhs_batching_dimensions", true},
-      {"lhs_contracting_dimensions", true},
-      {"rhs_contracting_dimensions", true}}},
-    {"stablehlo.gather",
-     false,
-     {{"offset_dims", true},
-      {"collapsed_slice_dims", true},
-      {"operand_batching_dims", true},
-      {"start_indices_batching_dims", true},
-      {"start_index_map", true},
-      {"index_vector_dim", false}}},
-    {"stablehlo.scatter",
-     false,
-     {{"update_window_dims", true},
-      {"inserted_window_dims", true},
-      {"input_batching_dims", true},
-      {"scatter_indices_batching_dims", true},
-      {"scatter_dims_to_operand_dims", true},
-      {"index_vector_dim", false}}},
-    {"stablehlo.conv",
-     true,
-     {{"input_batch_dimension", false},
-      {"input_feature_dimension", false},
-      {"input_spatial_dimensions", true},
-      {"kernel_input_feature_dimension", false},
-      {"kernel_output_feature_dimension", false},
-      {"kernel_spatial_dimensions", true},
-      {"output_batch_dimension", false},
-      {"output_feature_dimension", false},
-      {"output_spatial_dimensions", true}}},
-};
-
 /* Whether an attribute is an untyped integer or a list of them, as struct fields must be. */
 static bool is_int_field(const hr_attr *a, bool is_list) {
   if (!is_list) return a->kind == HR_ATTR_INT && a->u.i.dtype == HR_DTYPE_INVALID;
@@ -399,7 +351,7 @@ static bool is_int_field(const hr_attr *a, bool is_list) {
 
 /* Rebuilds the fields of a known struct in canonical order, dropping defaults unless the struct
  * keeps them, and checking names and value kinds. */
-static hr_status canonical_struct(hr_parser *p, const hr_token *at, const struct_info *info,
+static hr_status canonical_struct(hr_parser *p, const hr_token *at, const hr_struct_info *info,
                                   const hr_pvec *parsed, hr_attr **out) {
   const hr_named_attr *e = parsed->data;
   for (size_t i = 0; i < parsed->len; i++) {
@@ -412,7 +364,7 @@ static hr_status canonical_struct(hr_parser *p, const hr_token *at, const struct
   hr_named_attr fields[9];
   int n = 0;
   for (size_t f = 0; f < 9 && info->fields[f].name; f++) {
-    const struct_field *sf = &info->fields[f];
+    const hr_struct_field *sf = &info->fields[f];
     hr_attr *v = NULL;
     for (size_t i = 0; i < parsed->len; i++)
       if (strcmp(e[i].name, sf->name) == 0) v = e[i].value;
@@ -451,9 +403,8 @@ static hr_status parse_struct_fields(hr_parser *p, hr_pvec *fields) {
 
 hr_status hr_p_canonical_struct(hr_parser *p, const hr_token *at, const char *name,
                                 const hr_pvec *fields, hr_attr **out) {
-  for (size_t i = 0; i < sizeof known_structs / sizeof *known_structs; i++)
-    if (strcmp(known_structs[i].name, name) == 0)
-      return canonical_struct(p, at, &known_structs[i], fields, out);
+  const hr_struct_info *info = hr_struct_info_find(name);
+  if (info) return canonical_struct(p, at, info, fields, out);
   if (fields->len > INT32_MAX) return hr_p_error(p, at, HR_RESOURCE_EXHAUSTED, "too many fields");
   return hr_p_make_struct(p, name, fields->data, (int)fields->len, out);
 }
@@ -610,9 +561,10 @@ hr_status hr_p_parse_conv_dims(hr_parser *p, hr_attr **out) {
   HR_TRY(hr_p_expect(p, HR_TOK_ARROW, "'->'"));
   HR_TRY(parse_conv_layout(p, 'b', 'f', &res));
   const conv_layout *layouts[3] = {&in, &kernel, &res};
+  const hr_struct_info *conv = hr_struct_info_find("stablehlo.conv");
   hr_named_attr fields[9];
   for (int l = 0; l < 3; l++) {
-    const struct_field *names = &known_structs[3].fields[l * 3];
+    const hr_struct_field *names = &conv->fields[l * 3];
     fields[l * 3].value = hr_p_int_attr(p, layouts[l]->letter_pos[0], HR_DTYPE_INVALID);
     fields[l * 3 + 1].value = hr_p_int_attr(p, layouts[l]->letter_pos[1], HR_DTYPE_INVALID);
     fields[l * 3 + 2].value =
@@ -622,7 +574,7 @@ hr_status hr_p_parse_conv_dims(hr_parser *p, hr_attr **out) {
       if (!fields[l * 3 + k].value) return hr_p_oom(p);
     }
   }
-  return hr_p_make_struct(p, known_structs[3].name, fields, 9, out);
+  return hr_p_make_struct(p, conv->name, fields, 9, out);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -1,0 +1,56 @@
+/* hr_module_parse_bytecode: a StableHLO portable artifact (MLIR bytecode of the VHLO dialect) read
+ * into a verified module, as hr_module_parse reads the StableHLO text of the same module. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/limits.h"
+#include "formats/mlirbc/vhlo_internal.h"
+
+/* The index of dialect `name`, or -1. */
+static int64_t find_dialect(const hr_bc_file *f, const char *name) {
+  for (uint32_t i = 0; i < f->n_dialects; i++)
+    if (strcmp(f->dialects[i].name.data, name) == 0) return i;
+  return -1;
+}
+
+/* Allocates the per-entry and per-value tables of a conversion. */
+static hr_status init_ctx(vhlo_ctx *c, hr_bc_file *f, hr_module *m, const hr_parse_options *opts) {
+  memset(c, 0, sizeof *c);
+  c->f = f;
+  c->m = m;
+  c->builtin = find_dialect(f, "builtin");
+  c->vhlo = find_dialect(f, "vhlo");
+  c->max_constant_bytes = opts && opts->max_constant_bytes ? opts->max_constant_bytes : HR_LIMIT_CONSTANT_BYTES;
+  hr_arena *a = &f->arena; /* scratch: freed with the file */
+  c->types = HR_ARENA_ARRAY(a, const vt *, (size_t)f->n_types + 1);
+  c->attrs = HR_ARENA_ARRAY(a, hr_attr *, (size_t)f->n_attrs + 1);
+  c->busy = HR_ARENA_ARRAY(a, uint8_t, (size_t)f->n_attrs + f->n_types + 1);
+  c->values = HR_ARENA_ARRAY(a, hr_value *, (size_t)f->n_values + 1);
+  if (!c->types || !c->attrs || !c->busy || !c->values)
+    return hr_error(HR_OUT_OF_MEMORY, "%s: out of memory for the bytecode's tables", f->filename);
+  return NULL;
+}
+
+hr_status hr_module_parse_bytecode(const char *filename, const void *data, size_t len, const hr_parse_options *opts,
+                                   hr_module **out) {
+  if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_bytecode: `out` is NULL");
+  *out = NULL;
+  if (!data && len) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_bytecode: `data` is NULL");
+  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
+  hr_bc_file *f;
+  HR_TRY(hr_bc_read(filename, data, len, a, &f));
+  hr_module *m = NULL;
+  hr_status s = hr_module_new(a, filename, &m);
+  vhlo_ctx c;
+  if (!s) s = init_ctx(&c, f, m, opts);
+  if (!s && c.vhlo < 0) s = hr_error(HR_UNIMPLEMENTED, "%s: not a StableHLO portable artifact (no VHLO dialect; producer %s)", filename, f->producer);
+  if (!s) s = vhlo_convert_module(&c);
+  if (!s) s = hr_module_verify(m);
+  hr_bc_free(f);
+  if (s) {
+    hr_module_free(m);
+    return s;
+  }
+  *out = m;
+  return NULL;
+}

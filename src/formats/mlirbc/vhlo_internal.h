@@ -1,0 +1,66 @@
+/* The conversion of a StableHLO portable artifact (MLIR bytecode holding the VHLO dialect, read by
+ * bytecode.c) into hlorun's IR, as the text parser would have built it from the StableHLO text of
+ * the same module: vhlo_types.c decodes types, vhlo_attrs.c attributes, vhlo_ops.c functions, ops
+ * and their attributes (VHLO's names and forms mapped to StableHLO's). */
+#ifndef HLORUN_FORMATS_MLIRBC_VHLO_INTERNAL_H
+#define HLORUN_FORMATS_MLIRBC_VHLO_INTERNAL_H
+
+#include "formats/mlirbc/bytecode.h"
+#include "ir/ir.h"
+
+/* What a type entry decodes to. Element types (f32, si32 ...) appear on their own in attributes
+ * (an IntegerV1's type) and inside tensor types. */
+typedef enum vt_kind {
+  VT_ELEM = 1,  /* a scalar element type: dtype (HR_DTYPE_INVALID for one hlorun lacks: `name` says it) */
+  VT_INDEX,     /* index */
+  VT_NONE,      /* none (an absent optional type) */
+  VT_TENSOR,    /* type: a ranked tensor */
+  VT_TOKEN,     /* type: !stablehlo.token */
+  VT_TUPLE,     /* type: a tuple */
+  VT_FUNC,      /* in / out: a function type */
+  VT_OTHER,     /* anything else (unranked tensors, quantized types, foreign dialects): `name` */
+} vt_kind;
+
+typedef struct vt {
+  vt_kind kind;
+  hr_dtype dtype;   /* VT_ELEM */
+  int bits;         /* VT_ELEM, VT_INDEX: the width of its values (1 for i1, 64 for index) */
+  hr_type type;     /* VT_TENSOR, VT_TOKEN, VT_TUPLE */
+  int n_in, n_out;  /* VT_FUNC */
+  hr_type *in, *out;
+  bool index_elems; /* VT_TENSOR of index elements, held as i64 (dense attributes only) */
+  const char *name; /* VT_ELEM without a dtype, VT_OTHER: what it is, for messages */
+} vt;
+
+/* The state of one conversion. */
+typedef struct vhlo_ctx {
+  hr_bc_file *f;
+  hr_module *m;
+  const vt **types;      /* per type entry: decoded, or NULL */
+  hr_attr **attrs;       /* per attribute entry: decoded, or NULL */
+  uint8_t *busy;         /* per attribute entry then per type entry: being decoded (a cycle) */
+  int depth;             /* nesting of the entry being decoded */
+  int64_t builtin, vhlo; /* dialect indices, or -1 */
+  size_t max_constant_bytes;
+  /* ops */
+  hr_value **values; /* per bytecode value id: the converted value, or NULL */
+  hr_func *func;     /* the function being converted */
+} vhlo_ctx;
+
+/* Decodes type entry `i` (cached). */
+hr_status vhlo_type(vhlo_ctx *c, uint32_t i, const vt **out);
+/* Decodes type entry `i` and requires a value type (tensor, token, tuple). */
+hr_status vhlo_value_type(vhlo_ctx *c, uint32_t i, hr_type *out);
+/* Decodes attribute entry `i` (cached) into the IR form the text parser gives its StableHLO
+ * spelling; locations decode to NULL with no error. */
+hr_status vhlo_attr(vhlo_ctx *c, uint32_t i, hr_attr **out);
+/* The dialect name of attribute entry `i`. */
+const char *vhlo_attr_dialect(const vhlo_ctx *c, uint32_t i);
+/* An error at an attribute or type entry: "FILE: offset N: <message>". */
+hr_status vhlo_entry_error(const vhlo_ctx *c, const hr_bc_entry *e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Converts the file's builtin.module into c->m. */
+hr_status vhlo_convert_module(vhlo_ctx *c);
+
+#endif

@@ -1,0 +1,104 @@
+/* hr_module_parse_file: a module file of any form JAX writes, told apart by its content: MLIR
+ * bytecode (a StableHLO portable artifact, formats/mlirbc) by its magic, a serialized jax.export
+ * Exported (formats/jaxexport) by its structure, else StableHLO text. */
+#include <string.h>
+
+#include "base/file.h"
+#include "base/limits.h"
+#include "formats/jaxexport/jaxexport.h"
+#include "formats/mlirbc/bytecode.h"
+#include "ir/ir.h"
+
+/* Replaces every use of `from` in `b` (and the regions inside it) by `to`. */
+static void replace_uses(hr_block *b, const hr_value *from, hr_value *to) {
+  for (int i = 0; i < b->n_ops; i++) {
+    hr_op *op = b->ops[i];
+    for (int k = 0; k < op->n_operands; k++)
+      if (op->operands[k] == from) op->operands[k] = to;
+    for (int r = 0; r < op->n_regions; r++) replace_uses(&op->regions[r], from, to);
+  }
+}
+
+/* A constant op of parameter 0's type (a scalar i32 or i64) holding `value`, first in f's body. */
+static hr_status prepend_constant(hr_module *m, hr_func *f, int64_t value, hr_op **out) {
+  hr_op *op = HR_ARENA_NEW(&m->arena, hr_op);
+  hr_attr *a = hr_attr_new(m, HR_ATTR_DENSE);
+  int64_t *data = HR_ARENA_NEW(&m->arena, int64_t);
+  hr_named_attr *attrs = HR_ARENA_NEW(&m->arena, hr_named_attr);
+  hr_value *result = HR_ARENA_NEW(&m->arena, hr_value);
+  hr_op **ops = HR_ARENA_ARRAY(&m->arena, hr_op *, (size_t)f->body.n_ops + 1);
+  if (!op || !a || !data || !attrs || !result || !ops) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  size_t bytes = hr_dtype_size(f->body.args[0].type.dtype);
+  int32_t narrow = (int32_t)value;
+  memcpy(data, bytes == 4 ? (const void *)&narrow : (const void *)&value, bytes);
+  a->u.dense.type = f->body.args[0].type;
+  a->u.dense.data = data;
+  a->u.dense.nbytes = bytes;
+  *attrs = (hr_named_attr){"value", a};
+  *result = (hr_value){.type = f->body.args[0].type, .id = f->n_values++, .def = op};
+  *op = (hr_op){.code = HR_OP_CONSTANT, .n_results = 1, .results = result, .n_attrs = 1, .attrs = attrs,
+                .parent = &f->body, .loc = f->loc};
+  ops[0] = op;
+  if (f->body.n_ops) memcpy(ops + 1, f->body.ops, (size_t)f->body.n_ops * sizeof *ops);
+  f->body.ops = ops;
+  f->body.n_ops++;
+  *out = op;
+  return NULL;
+}
+
+/* The calling convention of a module exported for several platforms: @main takes the index of the
+ * platform it runs on first (a scalar i32, i64 in newer exports). It is bound here to the CPU's index, else the first
+ * platform's (a module lowered for an accelerator runs on the CPU when it calls nothing
+ * platform-specific), and the parameter removed. */
+static hr_status bind_platform_index(hr_module *m, const hr_jaxexport *e, const char *path) {
+  hr_func *f = hr_module_find_func(m, "main");
+  if (!f) return hr_error(HR_INVALID_ARGUMENT, "%s: the exported module has no @main", path);
+  const hr_type *t = f->n_args ? &f->body.args[0].type : NULL;
+  if (!t || t->kind != HR_TYPE_TENSOR || t->shape.rank != 0 || (t->dtype != HR_I32 && t->dtype != HR_I64))
+    return hr_error(HR_INVALID_ARGUMENT, "%s: exported for %d platforms, @main does not take a platform index first",
+                    path, e->num_platforms);
+  int64_t index = 0;
+  for (int i = 0; i < e->num_platforms; i++)
+    if (strcmp(e->platforms[i], "cpu") == 0) index = i;
+  hr_op *c = NULL;
+  HR_TRY(prepend_constant(m, f, index, &c));
+  replace_uses(&f->body, &f->body.args[0], &c->results[0]);
+  f->body.args++; /* the other parameters stay where they are: operands point at them */
+  f->body.n_args--;
+  f->n_args--;
+  for (int i = 0; i < f->body.n_args; i++) f->body.args[i].index--;
+  if (f->arg_attrs) f->arg_attrs++;
+  return hr_module_verify(m);
+}
+
+/* Reads the module of a jax.export file and applies its calling convention. */
+static hr_status parse_exported(const char *path, const uint8_t *data, size_t len, const hr_parse_options *opts,
+                                hr_module **out) {
+  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
+  hr_jaxexport *e;
+  HR_TRY(hr_jaxexport_read(path, data, len, a, &e));
+  hr_status s = hr_module_parse_bytecode(path, e->module, e->module_size, opts, out);
+  if (!s && e->num_platforms > 1) s = bind_platform_index(*out, e, path);
+  if (s && *out) {
+    hr_module_free(*out);
+    *out = NULL;
+  }
+  hr_jaxexport_free(e);
+  return s;
+}
+
+hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, hr_module **out) {
+  if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `out` is NULL");
+  *out = NULL;
+  if (!path) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `path` is NULL");
+  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
+  char *data;
+  size_t len;
+  HR_TRY(hr_read_file(path, a, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
+  const uint8_t *bytes = (const uint8_t *)data;
+  hr_status s = hr_bc_sniff(bytes, len)          ? hr_module_parse_bytecode(path, data, len, opts, out)
+                : hr_jaxexport_sniff(bytes, len) ? parse_exported(path, bytes, len, opts, out)
+                                                 : hr_module_parse(path, data, len, opts, out);
+  a->free(a->ctx, data);
+  return s;
+}
