@@ -277,6 +277,32 @@ static void normalise_small_ints(hr_dtype dtype, uint8_t *d, size_t n) {
 }
 
 
+/* Reads `bytes` bytes of hex digits after "0x" in `t` into `d`. */
+static hr_status hex_bytes(hr_parser *p, const hr_token *t, uint8_t *d, size_t bytes) {
+  const unsigned char *h = (const unsigned char *)t->text + 3;
+  for (size_t i = 0; i < bytes; i++) {
+    unsigned hi = hex_plus_one[h[2 * i]], lo = hex_plus_one[h[2 * i + 1]];
+    if (!hi || !lo) return hr_p_error(p, t, HR_PARSE_ERROR, "invalid hex digit in dense data");
+    d[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
+  }
+  return NULL;
+}
+
+/* An i1 hex blob as MLIR writes bit-packed booleans: ceil(n / 8) bytes, element i in bit i % 8 of
+ * byte i / 8; unpacked into a byte per element. */
+static hr_status parse_packed_bools(hr_parser *p, const hr_token *t, hr_attr *a, int64_t n) {
+  size_t bytes = ((size_t)n + 7) / 8;
+  uint8_t *packed = hr_arena_alloc(&p->scratch, bytes, 16);
+  uint8_t *d = hr_arena_alloc(&p->m->arena, (size_t)n, 16);
+  if (!packed || !d) return hr_p_oom(p);
+  HR_TRY(hex_bytes(p, t, packed, bytes));
+  for (int64_t i = 0; i < n; i++) d[i] = (packed[i / 8] >> (i % 8)) & 1;
+  a->u.dense.data = d;
+  a->u.dense.nbytes = (size_t)n;
+  a->u.dense.splat = false;
+  return NULL;
+}
+
 /* Decodes the hex blob token `t` ("0x...") holding either all elements or one (a splat). */
 static hr_status parse_dense_hex(hr_parser *p, const hr_token *t, hr_attr *a, int64_t n) {
   if (t->len < 4 || t->text[1] != '0' || t->text[2] != 'x')
@@ -285,6 +311,9 @@ static hr_status parse_dense_hex(hr_parser *p, const hr_token *t, hr_attr *a, in
   size_t digits = t->len - 4;
   size_t es = hr_dtype_size(a->u.dense.type.dtype);
   size_t full = (size_t)n * es;
+  bool packed = a->u.dense.type.dtype == HR_I1 && n > 1 && digits % 2 == 0 && digits / 2 == ((size_t)n + 7) / 8 &&
+                digits / 2 != es;
+  if (packed) return parse_packed_bools(p, t, a, n);
   if (digits % 2 != 0 || (digits / 2 != full && digits / 2 != es))
     return hr_p_error(p, t, HR_PARSE_ERROR,
                       "hex data holds %zu bytes, expected %zu (%lld elements of %zu bytes)",
@@ -292,12 +321,7 @@ static hr_status parse_dense_hex(hr_parser *p, const hr_token *t, hr_attr *a, in
   size_t bytes = digits / 2;
   uint8_t *d = hr_arena_alloc(&p->m->arena, bytes ? bytes : 1, 16);
   if (!d) return hr_p_oom(p);
-  const unsigned char *h = (const unsigned char *)t->text + 3;
-  for (size_t i = 0; i < bytes; i++) {
-    unsigned hi = hex_plus_one[h[2 * i]], lo = hex_plus_one[h[2 * i + 1]];
-    if (!hi || !lo) return hr_p_error(p, t, HR_PARSE_ERROR, "invalid hex digit in dense data");
-    d[i] = (uint8_t)((hi - 1) << 4 | (lo - 1));
-  }
+  HR_TRY(hex_bytes(p, t, d, bytes));
   normalise_small_ints(a->u.dense.type.dtype, d, bytes);
   a->u.dense.data = d;
   a->u.dense.nbytes = bytes;

@@ -571,6 +571,13 @@ TEST(dense_elements) {
     CHECK(bits == 0x7FF8000000000001ull); /* NaN payloads are kept bit for bit */
   }
   hr_module_free(m);
+  /* Booleans in hex as MLIR packs them: bit i % 8 of byte i / 8. */
+  m = PARSE_CONSTANT("dense<\"0x0D02\">", "tensor<12xi1>", &v);
+  if (v) {
+    static const uint8_t want[12] = {1, 0, 1, 1, 0, 0, 0, 0, 0, 1, 0, 0};
+    CHECK(v->u.dense.nbytes == 12 && !v->u.dense.splat && memcmp(v->u.dense.data, want, 12) == 0);
+  }
+  hr_module_free(m);
 }
 
 /* Wraps a constant in a function for error tests. */
