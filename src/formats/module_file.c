@@ -1,6 +1,9 @@
 /* hr_module_parse_file: a module file of any form JAX writes, told apart by its content: MLIR
  * bytecode (a StableHLO portable artifact, formats/mlirbc) by its magic, a serialized jax.export
- * Exported (formats/jaxexport) by its structure, else StableHLO text. */
+ * Exported (formats/jaxexport) by its structure, else StableHLO text. For jax.export files the
+ * calling convention is applied: the platform index bound, and the shape assertions dropped when
+ * the export disabled them (they run, with JAX's messages, otherwise: interp.c). Dimension
+ * variables need nothing here: @main computes them from its arguments' shapes. */
 #include <string.h>
 
 #include "base/file.h"
@@ -71,6 +74,30 @@ static hr_status bind_platform_index(hr_module *m, const hr_jaxexport *e, const 
   return hr_module_verify(m);
 }
 
+/* Whether `op` is a @shape_assertion custom call. */
+static bool is_shape_assertion(const hr_op *op) {
+  const hr_attr *t = op->code == HR_OP_CUSTOM_CALL ? hr_op_attr(op, "call_target_name") : NULL;
+  return t && t->kind == HR_ATTR_STRING && strcmp(t->u.str.data, "shape_assertion") == 0;
+}
+
+/* Removes the @shape_assertion calls (they have no results) from `b` and the regions in it. */
+static void drop_shape_assertions(hr_block *b) {
+  int kept = 0;
+  for (int i = 0; i < b->n_ops; i++) {
+    hr_op *op = b->ops[i];
+    for (int r = 0; r < op->n_regions; r++) drop_shape_assertions(&op->regions[r]);
+    if (!is_shape_assertion(op) || op->n_results) b->ops[kept++] = op;
+  }
+  b->n_ops = kept;
+}
+
+/* Whether the export disabled its shape assertions (disabled_safety_checks "shape_assertions"). */
+static bool assertions_disabled(const hr_jaxexport *e) {
+  for (int i = 0; i < e->num_disabled_checks; i++)
+    if (e->disabled_checks[i].kind == 2) return true;
+  return false;
+}
+
 /* Reads the module of a jax.export file and applies its calling convention. */
 static hr_status parse_exported(const char *path, const uint8_t *data, size_t len, const hr_parse_options *opts,
                                 hr_module **out) {
@@ -79,6 +106,8 @@ static hr_status parse_exported(const char *path, const uint8_t *data, size_t le
   HR_TRY(hr_jaxexport_read(path, data, len, a, &e));
   hr_status s = hr_module_parse_bytecode(path, e->module, e->module_size, opts, out);
   if (!s && e->num_platforms > 1) s = bind_platform_index(*out, e, path);
+  if (!s && assertions_disabled(e))
+    for (int i = 0; i < (*out)->n_funcs; i++) drop_shape_assertions(&(*out)->funcs[i]->body);
   if (s && *out) {
     hr_module_free(*out);
     *out = NULL;

@@ -1,6 +1,7 @@
 /* The reference interpreter: block execution, value lifetimes, calls and control flow. */
 #include "interp/interp.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -514,6 +515,41 @@ static hr_status kernel_barrier(hr_interp *in, const hr_op *op, hr_tensor *const
   return NULL;
 }
 
+/* The integer value of a scalar integer operand (a dimension size or variable). */
+static int64_t scalar_int(const hr_tensor *t) {
+  switch (t->dtype) {
+    case HR_I32: return ((const int32_t *)t->data)[0];
+    case HR_I64: return ((const int64_t *)t->data)[0];
+    case HR_U32: return ((const uint32_t *)t->data)[0];
+    default: return 0;
+  }
+}
+
+/* JAX's @shape_assertion(pred, values...) {error_message}: when pred is false, fails with the
+ * message, each "{k}" replaced by value k (how jax.export checks that the shapes a shape-
+ * polymorphic module is called with satisfy its constraints). */
+static hr_status shape_assertion(const hr_op *op, hr_tensor *const *operands, int n) {
+  if (n < 1 || operands[0]->dtype != HR_I1 || hr_tensor_num_elements(operands[0]) != 1)
+    return hr_op_error(op, HR_VERIFY_ERROR, "@shape_assertion takes a scalar i1 predicate first");
+  if (((const uint8_t *)operands[0]->data)[0]) return NULL;
+  const hr_attr *msg = hr_op_attr(op, "error_message");
+  const char *m = msg && msg->kind == HR_ATTR_STRING ? msg->u.str.data : "a shape assertion failed";
+  char text[1024];
+  size_t len = 0;
+  while (*m && len + 24 < sizeof text) {
+    char *end = NULL;
+    long k = m[0] == '{' ? strtol(m + 1, &end, 10) : -1;
+    if (k >= 0 && k + 1 < n && *end == '}' && end > m + 1) {
+      len += (size_t)snprintf(text + len, sizeof text - len, "%lld", (long long)scalar_int(operands[k + 1]));
+      m = end + 1;
+    } else {
+      text[len++] = *m++;
+    }
+  }
+  text[len] = '\0';
+  return hr_op_error(op, HR_INVALID_ARGUMENT, "%s", text);
+}
+
 static hr_status kernel_custom_call(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   const hr_attr *target = hr_op_attr(op, "call_target_name");
   if (!target || target->kind != HR_ATTR_STRING) return hr_op_error(op, HR_VERIFY_ERROR, "missing 'call_target_name'");
@@ -524,6 +560,7 @@ static hr_status kernel_custom_call(hr_interp *in, const hr_op *op, hr_tensor *c
     in->checks_passed++;
     return NULL;
   }
+  if (strcmp(name, "shape_assertion") == 0) return shape_assertion(op, operands, op->n_operands);
   return hr_op_error(op, HR_UNIMPLEMENTED, "custom_call @%s is not supported", name);
 }
 

@@ -61,6 +61,20 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 MLIR
 if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
 
+# jax.export's shape assertions: a false predicate fails with JAX's message, values substituted.
+cat >"$tmp/assert.mlir" <<'MLIR'
+func.func public @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %d = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+  %c = stablehlo.constant dense<2> : tensor<i32>
+  %ok = stablehlo.compare GE, %d, %c, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%ok, %d) {error_message = "Expected value >= 2 for dimension variable 'b'; got b = {0} ({1})", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+  return %x : tensor<?x4xf32>
+}
+MLIR
+expect_error shape-assertion "Expected value >= 2 for dimension variable 'b'; got b = 1 ({1})" run "$tmp/assert.mlir" --batch 1 --quiet
+expect_error shape-assertion-interpreted "got b = 1 ({1})" run "$tmp/assert.mlir" --batch 1 --quiet --interpret
+if "$bin" run "$tmp/assert.mlir" --batch 3 --quiet; then pass; else fail "a shape assertion that holds"; fi
+
 # --device: the template backend gives the CPU's results; unknown names list the known devices.
 out=$("$bin" run "$tmp/add.mlir" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" --device template)
 if echo "$out" | grep -qF "[[3, 5, 7]," && echo "$out" | grep -qF " [9, 11, 13]]"; then pass; else fail "run --device template: $out"; fi
