@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/model.h"
 #include "formats/jaxexport/jaxexport.h"
+#include "formats/mlirbc/bytecode.h"
 #include "ir/ir.h"
 #include "runtime/executable.h"
 
@@ -152,23 +153,42 @@ static hr_status print_ir(const cli_model *m, const inspect_args *a) {
   return s;
 }
 
+/* For a portable artifact: prints its producer and bytecode version. */
+static hr_status print_bytecode_origin(const char *path, const uint8_t *data, size_t len) {
+  hr_bc_file *f;
+  HR_TRY(hr_bc_read(path, data, len, NULL, &f));
+  printf("StableHLO portable artifact: producer %s, MLIR bytecode version %llu\n", f->producer,
+         (unsigned long long)f->version);
+  hr_bc_free(f);
+  return NULL;
+}
+
 /* For a serialized jax.export file: prints what JAX's Exported shows (fun_name, in_avals,
- * out_avals, platforms, nr_devices, shardings, calling convention version, ...), one line each. */
-static hr_status print_exported(const char *path) {
+ * out_avals, platforms, nr_devices, shardings, calling convention version, ...), one line each,
+ * then its module's origin. */
+static hr_status print_exported(const char *path, const uint8_t *data, size_t len) {
+  hr_jaxexport *e = NULL;
+  hr_status s = hr_jaxexport_read(path, data, len, NULL, &e);
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  if (!s) s = hr_jaxexport_format(e, &sb);
+  if (!s && sb.len) printf("jax.export Exported:\n%s", sb.data);
+  if (!s) s = print_bytecode_origin(path, e->module, e->module_size);
+  hr_strbuf_free(&sb);
+  hr_jaxexport_free(e);
+  return s;
+}
+
+/* What a model file is beyond its module, for the kinds JAX writes: a jax.export file's metadata,
+ * a portable artifact's producer. Nothing for other files. */
+static hr_status print_origin(const char *path) {
   char *data;
   size_t len;
   HR_TRY(hr_read_file(path, NULL, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
-  hr_status s = NULL;
-  if (hr_jaxexport_sniff((const uint8_t *)data, len)) {
-    hr_jaxexport *e = NULL;
-    s = hr_jaxexport_read(path, (const uint8_t *)data, len, NULL, &e);
-    hr_strbuf sb;
-    hr_strbuf_init(&sb, NULL);
-    if (!s) s = hr_jaxexport_format(e, &sb);
-    if (!s && sb.len) printf("jax.export Exported:\n%s", sb.data);
-    hr_strbuf_free(&sb);
-    hr_jaxexport_free(e);
-  }
+  const uint8_t *bytes = (const uint8_t *)data;
+  hr_status s = hr_bc_sniff(bytes, len)          ? print_bytecode_origin(path, bytes, len)
+                : hr_jaxexport_sniff(bytes, len) ? print_exported(path, bytes, len)
+                                                 : NULL;
   hr_default_allocator()->free(NULL, data);
   return s;
 }
@@ -187,7 +207,7 @@ int cmd_inspect(int argc, char **argv) {
     if (a.ir) {
       s = print_ir(&m, &a);
     } else {
-      s = print_exported(a.model.path);
+      s = cli_is_container(a.model.path) ? NULL : print_origin(a.model.path);
       if (!s) print_summary(&m);
     }
   }

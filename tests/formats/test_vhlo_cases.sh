@@ -44,5 +44,11 @@ for case_dir in "$dir"/*/; do
     failed=$((failed + 1))
   fi
 done
+# `hlorun inspect` names a portable artifact's producer and bytecode version.
+"$bin" inspect "$dir/cpu_eig_lapack_geev__data_2024_08_19_f32/module.mlirbc" >"$tmp/inspect" 2>&1
+if ! grep -qF "StableHLO portable artifact: producer StableHLO_v0.9.0, MLIR bytecode version 0" "$tmp/inspect"; then
+  echo "FAIL inspect: $(head -c 300 "$tmp/inspect")"
+  failed=$((failed + 1))
+fi
 echo "vhlo cases: $read_ok bytecode files read ($skipped with $unsupported); $compared with a text twin hlorun parses, $same printing the same"
 [ "$failed" -eq 0 ] && [ "$read_ok" -ge 140 ] && [ "$same" -ge 110 ]
