@@ -6,6 +6,7 @@
 #   3. the IR: the program text (preview), and the full specialized text written to a file
 #   4. throughput over batch sizes
 #   5. a portable artifact: one file with program, metadata and weights, run by another process
+#   6. a StableHLO portable artifact (MLIR bytecode, as jax.export serializes it) written and run
 # Usage: demo.sh HLORUN_BINARY [WORK_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -74,8 +75,15 @@ echo "a new process ran tiny.hlo without model.mlir or the weights file; max |ar
 echo "the same artifact serves any batch size (compiled per shape on first use):"
 "$hlorun" run tiny.hlo --input tokens=tokens_b2.npy --output artifact_b2 --quiet
 $py -c "import numpy as np; print('batch 2 from the artifact: max |artifact - JIT| =', float(np.abs(np.load('artifact_b2/out0.npy') - np.load('jit_b2/out0.npy')).max()))"
+
+echo
+echo "== 6. StableHLO portable artifact (the MLIR bytecode jax.export serializes in its files)"
+"$hlorun" convert model_baked.mlir model_baked.mlirbc
+"$hlorun" inspect model_baked.mlirbc | head -2
+"$hlorun" run model_baked.mlirbc --input tokens=tokens_b2.npy --output bytecode_b2 --quiet
+$py -c "import numpy as np; print('batch 2 from the bytecode: max |bytecode - JIT| =', float(np.abs(np.load('bytecode_b2/out0.npy') - np.load('jit_b2/out0.npy')).max()))"
 echo
 printf '%-28s %12s\n' file bytes
-for f in "$model" weights.safetensors model_baked.mlir tiny.hlo tiny_b1.hlox; do
+for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny.hlo tiny_b1.hlox; do
   printf '%-28s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done

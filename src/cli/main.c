@@ -25,6 +25,9 @@ static const char usage[] =
     "      and a closing line \"N passed, N failed\"\n"
     "  inspect MODEL [--ir [--out FILE.mlir] [--preview N]]\n"
     "      show a model's functions and signatures; --ir prints (a preview of) its program text\n"
+    "  convert IN OUT.mlir|OUT.mlirbc\n"
+    "      write a model (text, portable artifact or jax.export file) as StableHLO text or as a\n"
+    "      StableHLO portable artifact (MLIR bytecode of VHLO 1.8)\n"
     "  version\n"
     "\n"
     "model options: --weights W.safetensors, --function NAME, --threads N, --interpret (reference\n"
@@ -44,6 +47,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "bench") == 0) return cmd_bench(argc - 2, argv + 2);
   if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
   if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
+  if (strcmp(cmd, "convert") == 0) return cmd_convert(argc - 2, argv + 2);
   if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
   if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

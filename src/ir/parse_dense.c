@@ -311,6 +311,8 @@ static hr_status parse_dense_hex(hr_parser *p, const hr_token *t, hr_attr *a, in
   size_t digits = t->len - 4;
   size_t es = hr_dtype_size(a->u.dense.type.dtype);
   size_t full = (size_t)n * es;
+  /* One byte for several i1 elements is a splat (hlorun's printer writes "0x01" for true ones);
+   * more bytes, as many as the packed form needs, are MLIR's bit-packed booleans. */
   bool packed = a->u.dense.type.dtype == HR_I1 && n > 1 && digits % 2 == 0 && digits / 2 == ((size_t)n + 7) / 8 &&
                 digits / 2 != es;
   if (packed) return parse_packed_bools(p, t, a, n);

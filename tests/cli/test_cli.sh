@@ -61,6 +61,16 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 MLIR
 if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
 
+# convert: text to a portable artifact and back; every command reads the artifact by its content.
+if "$bin" convert "$tmp/add.mlir" "$tmp/add.mlirbc" >/dev/null && "$bin" convert "$tmp/add.mlirbc" "$tmp/add_again.mlir" >/dev/null &&
+  out=$("$bin" run "$tmp/add.mlirbc" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy") &&
+  echo "$out" | grep -qF "[[3, 5, 7]," && "$bin" inspect "$tmp/add.mlirbc" | grep -qF "producer StableHLO_v1.8.0"; then
+  pass
+else
+  fail "convert to and from a portable artifact"
+fi
+expect_error convert-extension "the output's extension names no form" convert "$tmp/add.mlir" "$tmp/add.txt"
+
 # jax.export's shape assertions: a false predicate fails with JAX's message, values substituted.
 cat >"$tmp/assert.mlir" <<'MLIR'
 func.func public @main(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {

@@ -217,7 +217,9 @@ static hr_status dense_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   if (s) return s;
   hr_dtype dt = t->type.dtype;
   size_t esize = hr_dtype_size(dt);
-  bool splat = n != 1 && (dt == HR_I1 ? len == 1 : len == esize);
+  /* MLIR's rule: one element's bytes for several elements is a splat; for i1, whose elements pack
+   * 8 to a byte, only a single 0x00 or 0xFF byte is (another single byte packs up to 8 elements). */
+  bool splat = n != 1 && (dt == HR_I1 ? len == 1 && (blob[0] == 0 || blob[0] == 0xFF) : len == esize);
   int64_t raw_n = splat ? 1 : n;
   if (!splat && !storage_fits(dt, len, n))
     return hr_bc_error(cur, "dense data of %zu bytes for %lld elements of %s", len, (long long)n, hr_dtype_name(dt));

@@ -155,23 +155,6 @@ static hr_status struct_field_value(vhlo_ctx *c, const hr_bc_op *op, const hr_at
   return NULL;
 }
 
-/* A group of flat VHLO attributes StableHLO holds as one struct (dimension numbers): the struct's
- * fields (ir.h: hr_struct_info_find) are the VHLO attributes' names. */
-typedef struct attr_group {
-  const char *op;    /* VHLO op base name ("convolution") */
-  const char *attr;  /* StableHLO attribute ("dimension_numbers") */
-  const char *strct; /* its struct ("stablehlo.conv") */
-} attr_group;
-
-static const attr_group groups[] = {
-    {"dot_general", "dot_dimension_numbers", "stablehlo.dot"},
-    {"gather", "dimension_numbers", "stablehlo.gather"},
-    {"dynamic_gather", "dimension_numbers", "stablehlo.gather"},
-    {"scatter", "scatter_dimension_numbers", "stablehlo.scatter"},
-    {"convolution", "dimension_numbers", "stablehlo.conv"},
-    {"dynamic_conv", "dimension_numbers", "stablehlo.conv"},
-};
-
 /* Attributes StableHLO keeps as array<i64: ...> where VHLO has a tensor. */
 static const char *const i64_array_attrs[] = {
     "fft_length",          "broadcast_sizes",  "slice_sizes",     "dimensions",      "permutation",
@@ -247,7 +230,7 @@ static void add_attr(attr_list *l, const char *name, hr_attr *value) {
 }
 
 /* Builds a group's struct from the op's flat attributes (marking them used). */
-static hr_status add_group(vhlo_ctx *c, const hr_bc_op *op, const attr_group *g, const raw_attrs *raw, bool *used,
+static hr_status add_group(vhlo_ctx *c, const hr_bc_op *op, const vhlo_attr_group *g, const raw_attrs *raw, bool *used,
                            attr_list *out) {
   const hr_struct_info *info = hr_struct_info_find(g->strct);
   hr_named_attr fields[9];
@@ -313,7 +296,9 @@ static hr_status convert_attrs(vhlo_ctx *c, const hr_bc_op *op, const char *base
                                attr_list *out) {
   bool used[MAX_OP_ATTRS] = {false};
   out->n = 0;
-  for (size_t g = 0; g < sizeof groups / sizeof *groups; g++)
+  int n_groups;
+  const vhlo_attr_group *groups = vhlo_attr_groups(&n_groups);
+  for (int g = 0; g < n_groups; g++)
     if (strcmp(groups[g].op, base) == 0) HR_TRY(add_group(c, op, &groups[g], raw, used, out));
   HR_TRY(add_channel_handle(c, op, raw, used, out));
   for (int i = 0; i < raw->n; i++) {
@@ -527,6 +512,28 @@ static hr_status func_string(vhlo_ctx *c, const hr_bc_op *op, const raw_attrs *r
   return NULL;
 }
 
+/* A func_v1's attributes other than its inherent ones (sym_name, function_type, ...), as the DICT
+ * of the function's other attributes, or NULL when there are none. */
+static hr_status func_extra_attrs(vhlo_ctx *c, const raw_attrs *raw, hr_attr **out) {
+  static const char *const inherent[] = {"sym_name", "function_type", "sym_visibility", "arg_attrs", "res_attrs"};
+  *out = NULL;
+  hr_attr *d = hr_attr_new(c->m, HR_ATTR_DICT);
+  hr_named_attr *e = HR_ARENA_ARRAY(&c->m->arena, hr_named_attr, raw->n ? (size_t)raw->n : 1);
+  if (!d || !e) return oom();
+  for (int i = 0; i < raw->n; i++) {
+    if (IN_LIST(inherent, raw->names[i])) continue;
+    hr_attr *a;
+    HR_TRY(vhlo_attr(c, raw->values[i], &a));
+    if (!a) continue;
+    e[d->u.dict.n].name = raw->names[i];
+    e[d->u.dict.n].value = a;
+    d->u.dict.n++;
+  }
+  d->u.dict.entries = e;
+  if (d->u.dict.n) *out = d;
+  return NULL;
+}
+
 /* Converts a vhlo.func_v1 into a function of the module. */
 static hr_status convert_func(vhlo_ctx *c, const hr_bc_op *op, hr_func **out) {
   raw_attrs raw;
@@ -548,6 +555,7 @@ static hr_status convert_func(vhlo_ctx *c, const hr_bc_op *op, hr_func **out) {
   f->loc = (hr_loc){c->m->filename, 0, (uint32_t)(op->offset > UINT32_MAX ? UINT32_MAX : op->offset)};
   HR_TRY(slot_attrs(c, op, &raw, "arg_attrs", f->n_args, &f->arg_attrs));
   HR_TRY(slot_attrs(c, op, &raw, "res_attrs", f->n_results, &f->result_attrs));
+  HR_TRY(func_extra_attrs(c, &raw, &f->attrs));
   if (op->n_regions != 1 || op->regions[0].n_blocks != 1) return op_error(c, op, "a function body of other than one block");
   const hr_bc_block *body = &op->regions[0].blocks[0];
   if ((int)body->n_args != f->n_args) return op_error(c, op, "a function body whose arguments do not match its type");

@@ -314,3 +314,17 @@ const vhlo_prop_op *vhlo_props_all(int *n) {
   if (n) *n = N_OPS;
   return ops;
 }
+
+static const vhlo_attr_group attr_groups[] = {
+    {"dot_general", "dot_dimension_numbers", "stablehlo.dot"},
+    {"gather", "dimension_numbers", "stablehlo.gather"},
+    {"dynamic_gather", "dimension_numbers", "stablehlo.gather"},
+    {"scatter", "scatter_dimension_numbers", "stablehlo.scatter"},
+    {"convolution", "dimension_numbers", "stablehlo.conv"},
+    {"dynamic_conv", "dimension_numbers", "stablehlo.conv"},
+};
+
+const vhlo_attr_group *vhlo_attr_groups(int *n) {
+  *n = (int)(sizeof attr_groups / sizeof *attr_groups);
+  return attr_groups;
+}

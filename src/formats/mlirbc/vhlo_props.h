@@ -38,4 +38,15 @@ const vhlo_prop_op *vhlo_props_find(const char *full_op_name);
 /* The whole table, sorted by op name (strcmp); `*n` receives its length. */
 const vhlo_prop_op *vhlo_props_all(int *n);
 
+/* A StableHLO struct attribute that VHLO holds as flat attributes of the op (dimension numbers):
+ * the struct's fields (ir.h: hr_struct_info_find) are the VHLO attributes' names. */
+typedef struct vhlo_attr_group {
+  const char *op;    /* the op's name without dialect and version ("convolution") */
+  const char *attr;  /* the StableHLO attribute ("dimension_numbers") */
+  const char *strct; /* its struct ("stablehlo.conv") */
+} vhlo_attr_group;
+
+/* Every such group, for the reader and the writer; `*n` receives the count. */
+const vhlo_attr_group *vhlo_attr_groups(int *n);
+
 #endif
