@@ -149,44 +149,53 @@ hr_status jx_keep_text(jx_reader *r, hr_strbuf *sb, const char *what, const char
 
 /* ---- Exported fields ------------------------------------------------------------------------ */
 
+/* Reads one item of a list of tables (an hr_jaxexport_mesh or hr_jaxexport_named_sharding). */
+typedef hr_status (*jx_item_reader)(jx_reader *r, const hr_fb_table *t, const char *what, void *out);
+
+static hr_status read_mesh_item(jx_reader *r, const hr_fb_table *t, const char *what, void *out) {
+  return jx_read_mesh(r, t, what, out);
+}
+
+static hr_status read_named_sharding_item(jx_reader *r, const hr_fb_table *t, const char *what, void *out) {
+  return jx_read_named_sharding(r, t, what, out);
+}
+
+/* Reads the root's v10 table list `field` (slot `slot`) into a new array of items of `size` bytes,
+ * each read by `read`; *count is 0 when the field is absent. */
+static hr_status read_unique_list(jx_reader *r, hr_fb_table *root, int slot, const char *field, size_t size,
+                                  size_t align, jx_item_reader read, void **items, int *count) {
+  hr_fb_vector v;
+  HR_TRY(hr_fb_vector_field(&r->fb, root, slot, field, 4, &v));
+  if (v.present) jx_saw_version(r, 10);
+  HR_TRY(jx_array(r, v.count, size, align, field, items));
+  for (uint32_t i = 0; i < v.count; i++) {
+    char name[JX_NAME];
+    jx_name(name, "%s[%u]", field, (unsigned)i);
+    hr_fb_table t;
+    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
+    HR_TRY(read(r, &t, name, (char *)*items + (size_t)i * size));
+  }
+  *count = (int)v.count;
+  return NULL;
+}
+
 /* The v10 tables: unique meshes first (named shardings refer to them), then avals and shardings. */
 static hr_status read_unique_tables(jx_reader *r, hr_fb_table *root) {
   hr_jaxexport *e = r->e;
-  hr_fb_vector v;
-  HR_TRY(hr_fb_vector_field(&r->fb, root, EX_UNIQUE_ABSTRACT_MESHES, "unique_abstract_meshes", 4, &v));
-  if (v.present) jx_saw_version(r, 10);
-  hr_jaxexport_mesh *meshes;
-  HR_TRY(jx_array(r, v.count, sizeof *meshes, _Alignof(hr_jaxexport_mesh), "unique_abstract_meshes",
-                  (void **)&meshes));
-  for (uint32_t i = 0; i < v.count; i++) {
-    char name[JX_NAME];
-    jx_name(name, "unique_abstract_meshes[%u]", (unsigned)i);
-    hr_fb_table t;
-    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
-    HR_TRY(jx_read_mesh(r, &t, name, &meshes[i]));
-  }
+  void *meshes, *named;
+  HR_TRY(read_unique_list(r, root, EX_UNIQUE_ABSTRACT_MESHES, "unique_abstract_meshes", sizeof(hr_jaxexport_mesh),
+                          _Alignof(hr_jaxexport_mesh), read_mesh_item, &meshes, &e->num_unique_meshes));
   e->unique_meshes = meshes;
-  e->num_unique_meshes = (int)v.count;
 
   hr_jaxexport_aval *avals;
   HR_TRY(jx_read_avals(r, root, EX_UNIQUE_AVALS, "unique_avals", &e->num_unique_avals, &avals));
   e->unique_avals = avals;
   if (hr_fb_has(&r->fb, root, EX_UNIQUE_AVALS)) jx_saw_version(r, 10);
 
-  HR_TRY(hr_fb_vector_field(&r->fb, root, EX_UNIQUE_NAMED_SHARDINGS, "unique_named_shardings", 4, &v));
-  if (v.present) jx_saw_version(r, 10);
-  hr_jaxexport_named_sharding *named;
-  HR_TRY(jx_array(r, v.count, sizeof *named, _Alignof(hr_jaxexport_named_sharding), "unique_named_shardings",
-                  (void **)&named));
-  for (uint32_t i = 0; i < v.count; i++) {
-    char name[JX_NAME];
-    jx_name(name, "unique_named_shardings[%u]", (unsigned)i);
-    hr_fb_table t;
-    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
-    HR_TRY(jx_read_named_sharding(r, &t, name, &named[i]));
-  }
+  HR_TRY(read_unique_list(r, root, EX_UNIQUE_NAMED_SHARDINGS, "unique_named_shardings",
+                          sizeof(hr_jaxexport_named_sharding), _Alignof(hr_jaxexport_named_sharding),
+                          read_named_sharding_item, &named, &e->num_unique_named_shardings));
   e->unique_named_shardings = named;
-  e->num_unique_named_shardings = (int)v.count;
   return NULL;
 }
 
