@@ -149,8 +149,27 @@ hr_status jx_keep_text(jx_reader *r, hr_strbuf *sb, const char *what, const char
 
 /* ---- Exported fields ------------------------------------------------------------------------ */
 
-/* Reads one item of a list of tables (an hr_jaxexport_mesh or hr_jaxexport_named_sharding). */
+/* Reads one item of a vector of tables into `out` (an element of the array being filled). */
 typedef hr_status (*jx_item_reader)(jx_reader *r, const hr_fb_table *t, const char *what, void *out);
+
+/* Reads vector field `slot` of table `t`, a vector of tables, into a new array of items of `size`
+ * bytes, each read by `read` and named "field[i]" in errors; *count is 0 when it is absent. */
+static hr_status read_table_list(jx_reader *r, const hr_fb_table *t, int slot, const char *field, size_t size,
+                                 size_t align, jx_item_reader read, void **items, int *count) {
+  hr_fb_vector v;
+  *count = 0;
+  HR_TRY(hr_fb_vector_field(&r->fb, t, slot, field, 4, &v));
+  HR_TRY(jx_array(r, v.count, size, align, field, items));
+  for (uint32_t i = 0; i < v.count; i++) {
+    char name[JX_NAME];
+    jx_name(name, "%s[%u]", field, (unsigned)i);
+    hr_fb_table item;
+    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &item));
+    HR_TRY(read(r, &item, name, (char *)*items + (size_t)i * size));
+  }
+  *count = (int)v.count;
+  return NULL;
+}
 
 static hr_status read_mesh_item(jx_reader *r, const hr_fb_table *t, const char *what, void *out) {
   return jx_read_mesh(r, t, what, out);
@@ -160,42 +179,25 @@ static hr_status read_named_sharding_item(jx_reader *r, const hr_fb_table *t, co
   return jx_read_named_sharding(r, t, what, out);
 }
 
-/* Reads the root's v10 table list `field` (slot `slot`) into a new array of items of `size` bytes,
- * each read by `read`; *count is 0 when the field is absent. */
-static hr_status read_unique_list(jx_reader *r, hr_fb_table *root, int slot, const char *field, size_t size,
-                                  size_t align, jx_item_reader read, void **items, int *count) {
-  hr_fb_vector v;
-  HR_TRY(hr_fb_vector_field(&r->fb, root, slot, field, 4, &v));
-  if (v.present) jx_saw_version(r, 10);
-  HR_TRY(jx_array(r, v.count, size, align, field, items));
-  for (uint32_t i = 0; i < v.count; i++) {
-    char name[JX_NAME];
-    jx_name(name, "%s[%u]", field, (unsigned)i);
-    hr_fb_table t;
-    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
-    HR_TRY(read(r, &t, name, (char *)*items + (size_t)i * size));
-  }
-  *count = (int)v.count;
-  return NULL;
-}
-
 /* The v10 tables: unique meshes first (named shardings refer to them), then avals and shardings. */
 static hr_status read_unique_tables(jx_reader *r, hr_fb_table *root) {
   hr_jaxexport *e = r->e;
   void *meshes, *named;
-  HR_TRY(read_unique_list(r, root, EX_UNIQUE_ABSTRACT_MESHES, "unique_abstract_meshes", sizeof(hr_jaxexport_mesh),
-                          _Alignof(hr_jaxexport_mesh), read_mesh_item, &meshes, &e->num_unique_meshes));
+  HR_TRY(read_table_list(r, root, EX_UNIQUE_ABSTRACT_MESHES, "unique_abstract_meshes", sizeof(hr_jaxexport_mesh),
+                         _Alignof(hr_jaxexport_mesh), read_mesh_item, &meshes, &e->num_unique_meshes));
   e->unique_meshes = meshes;
+  if (hr_fb_has(&r->fb, root, EX_UNIQUE_ABSTRACT_MESHES)) jx_saw_version(r, 10);
 
   hr_jaxexport_aval *avals;
   HR_TRY(jx_read_avals(r, root, EX_UNIQUE_AVALS, "unique_avals", &e->num_unique_avals, &avals));
   e->unique_avals = avals;
   if (hr_fb_has(&r->fb, root, EX_UNIQUE_AVALS)) jx_saw_version(r, 10);
 
-  HR_TRY(read_unique_list(r, root, EX_UNIQUE_NAMED_SHARDINGS, "unique_named_shardings",
-                          sizeof(hr_jaxexport_named_sharding), _Alignof(hr_jaxexport_named_sharding),
-                          read_named_sharding_item, &named, &e->num_unique_named_shardings));
+  HR_TRY(read_table_list(r, root, EX_UNIQUE_NAMED_SHARDINGS, "unique_named_shardings",
+                         sizeof(hr_jaxexport_named_sharding), _Alignof(hr_jaxexport_named_sharding),
+                         read_named_sharding_item, &named, &e->num_unique_named_shardings));
   e->unique_named_shardings = named;
+  if (hr_fb_has(&r->fb, root, EX_UNIQUE_NAMED_SHARDINGS)) jx_saw_version(r, 10);
   return NULL;
 }
 
@@ -296,56 +298,49 @@ static hr_status read_tree(jx_reader *r, hr_fb_table *root, int slot, const char
   return NULL;
 }
 
+/* An Effect table's type name ("" when absent) into a `const char *`. */
+static hr_status read_effect_item(jx_reader *r, const hr_fb_table *t, const char *what, void *out) {
+  const char **name = out;
+  HR_TRY(jx_string_field(r, t, EFFECT_TYPE_NAME, what, name));
+  if (!*name) *name = "";
+  return NULL;
+}
+
 /* ordered_effects or unordered_effects: the type names of a vector of Effect tables. */
 static hr_status read_effects(jx_reader *r, hr_fb_table *root, int slot, const char *what, int *n,
                               const char ***out) {
-  hr_fb_vector v;
-  *n = 0;
-  HR_TRY(hr_fb_vector_field(&r->fb, root, slot, what, 4, &v));
-  const char **names;
-  HR_TRY(jx_array(r, v.count, sizeof *names, _Alignof(const char *), what, (void **)&names));
-  for (uint32_t i = 0; i < v.count; i++) {
-    char name[JX_NAME];
-    jx_name(name, "%s[%u]", what, (unsigned)i);
-    hr_fb_table t;
-    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
-    HR_TRY(jx_string_field(r, &t, EFFECT_TYPE_NAME, name, &names[i]));
-    if (!names[i]) names[i] = "";
-  }
-  *n = (int)v.count;
+  void *names = NULL;
+  HR_TRY(read_table_list(r, root, slot, what, sizeof(const char *), _Alignof(const char *), read_effect_item, &names, n));
   *out = names;
   return NULL;
 }
 
-/* disabled_checks: DisabledSafetyCheck tables, with JAX's text form of each. */
+/* A DisabledSafetyCheck table, with JAX's text form of it, into an hr_jaxexport_disabled_check. */
+static hr_status read_disabled_check_item(jx_reader *r, const hr_fb_table *t, const char *what, void *out) {
+  hr_jaxexport_disabled_check *check = out;
+  uint8_t kind;
+  HR_TRY(hr_fb_u8(&r->fb, t, CHECK_KIND, what, 0, &kind));
+  HR_TRY(jx_string_field(r, t, CHECK_CUSTOM_CALL_TARGET, what, &check->custom_call_target));
+  check->kind = (int8_t)kind;
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  if (kind == 0) hr_strbuf_puts(&sb, "platform");
+  else if (kind == 1)
+    hr_strbuf_printf(&sb, "custom_call:%s", check->custom_call_target ? check->custom_call_target : "");
+  else if (kind == 2) hr_strbuf_puts(&sb, "shape_assertions");
+  else hr_strbuf_printf(&sb, "unknown(%d)", (int)(int8_t)kind);
+  hr_status st = jx_keep_text(r, &sb, what, &check->text);
+  hr_strbuf_free(&sb);
+  return st;
+}
+
+/* disabled_checks: DisabledSafetyCheck tables. */
 static hr_status read_disabled_checks(jx_reader *r, hr_fb_table *root) {
-  hr_fb_vector v;
-  HR_TRY(hr_fb_vector_field(&r->fb, root, EX_DISABLED_CHECKS, "disabled_checks", 4, &v));
-  hr_jaxexport_disabled_check *checks;
-  HR_TRY(jx_array(r, v.count, sizeof *checks, _Alignof(hr_jaxexport_disabled_check), "disabled_checks",
-                  (void **)&checks));
-  for (uint32_t i = 0; i < v.count; i++) {
-    char name[JX_NAME];
-    jx_name(name, "disabled_checks[%u]", (unsigned)i);
-    hr_fb_table t;
-    uint8_t kind;
-    HR_TRY(hr_fb_vector_table(&r->fb, &v, i, name, &t));
-    HR_TRY(hr_fb_u8(&r->fb, &t, CHECK_KIND, name, 0, &kind));
-    HR_TRY(jx_string_field(r, &t, CHECK_CUSTOM_CALL_TARGET, name, &checks[i].custom_call_target));
-    checks[i].kind = (int8_t)kind;
-    hr_strbuf sb;
-    hr_strbuf_init(&sb, NULL);
-    if (kind == 0) hr_strbuf_puts(&sb, "platform");
-    else if (kind == 1)
-      hr_strbuf_printf(&sb, "custom_call:%s", checks[i].custom_call_target ? checks[i].custom_call_target : "");
-    else if (kind == 2) hr_strbuf_puts(&sb, "shape_assertions");
-    else hr_strbuf_printf(&sb, "unknown(%d)", (int)(int8_t)kind);
-    hr_status st = jx_keep_text(r, &sb, name, &checks[i].text);
-    hr_strbuf_free(&sb);
-    HR_TRY(st);
-  }
+  void *checks = NULL;
+  HR_TRY(read_table_list(r, root, EX_DISABLED_CHECKS, "disabled_checks", sizeof(hr_jaxexport_disabled_check),
+                         _Alignof(hr_jaxexport_disabled_check), read_disabled_check_item, &checks,
+                         &r->e->num_disabled_checks));
   r->e->disabled_checks = checks;
-  r->e->num_disabled_checks = (int)v.count;
   return NULL;
 }
 
