@@ -139,17 +139,23 @@ static hr_status item_count(hr_bc_cursor *cur, uint64_t *n) {
   return NULL;
 }
 
-/* A list of attribute references as an ARRAY. */
-static hr_status array_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
+/* An ARRAY of the item count read at the cursor, its items still to be filled. */
+static hr_status counted_array(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   uint64_t n;
   HR_TRY(item_count(cur, &n));
   hr_attr *a = hr_attr_new(c->m, HR_ATTR_ARRAY);
   hr_attr **items = HR_ARENA_ARRAY(&c->m->arena, hr_attr *, n ? n : 1);
   if (!a || !items) return oom();
-  for (uint64_t k = 0; k < n; k++) HR_TRY(attr_ref(c, cur, &items[k]));
   a->u.array.n = (int)n;
   a->u.array.items = items;
   *out = a;
+  return NULL;
+}
+
+/* A list of attribute references as an ARRAY. */
+static hr_status array_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
+  HR_TRY(counted_array(c, cur, out));
+  for (int k = 0; k < (*out)->u.array.n; k++) HR_TRY(attr_ref(c, cur, &(*out)->u.array.items[k]));
   return NULL;
 }
 
@@ -373,20 +379,14 @@ static hr_status enum_attr(vhlo_ctx *c, hr_bc_cursor *cur, const vhlo_enum *e, h
 
 /* A list of signed varints as an ARRAY of untyped INTs (struct fields). */
 static hr_status int_list(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
-  uint64_t n;
-  HR_TRY(item_count(cur, &n));
-  hr_attr *a = hr_attr_new(c->m, HR_ATTR_ARRAY);
-  hr_attr **items = HR_ARENA_ARRAY(&c->m->arena, hr_attr *, n ? n : 1);
-  if (!a || !items) return oom();
-  for (uint64_t k = 0; k < n; k++) {
+  HR_TRY(counted_array(c, cur, out));
+  hr_attr **items = (*out)->u.array.items;
+  for (int k = 0; k < (*out)->u.array.n; k++) {
     int64_t v;
     HR_TRY(hr_bc_svarint(cur, &v));
     if (!(items[k] = hr_attr_new(c->m, HR_ATTR_INT))) return oom();
     items[k]->u.i.value = v;
   }
-  a->u.array.n = (int)n;
-  a->u.array.items = items;
-  *out = a;
   return NULL;
 }
 
