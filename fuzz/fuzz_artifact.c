@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "artifact/artifact_internal.h"
+#include "base/crc.h"
 #include "hlorun/hlorun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -23,7 +24,7 @@ static void seal(uint8_t *b, size_t size) {
   if (size < HR_ARTIFACT_HEADER_SIZE + HR_ARTIFACT_TRAILER_SIZE || b[size - 1] == 0xFF) return;
   store_le(b + HR_AF_FILE_SIZE, 8, size);
   size_t body = size - HR_ARTIFACT_TRAILER_SIZE;
-  store_le(b + body, HR_ARTIFACT_TRAILER_SIZE, hr_artifact_crc32(0, b, body));
+  store_le(b + body, HR_ARTIFACT_TRAILER_SIZE, hr_crc32(0, b, body));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

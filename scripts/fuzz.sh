@@ -29,7 +29,7 @@ fi
 max_len() {
   case $1 in
     fuzz_npy) echo 131072 ;;
-    fuzz_parse | fuzz_safetensors | fuzz_artifact) echo 65536 ;;
+    fuzz_parse | fuzz_safetensors | fuzz_artifact | fuzz_ocdbt) echo 65536 ;;
     fuzz_predict) echo 8192 ;;
     fuzz_config) echo 4096 ;;
     *) echo 65536 ;;
@@ -43,6 +43,7 @@ real_kind() {
     fuzz_artifact) echo "64 *.hlo *.hlox" ;;
     fuzz_jaxexport) echo "64 exported.bin" ;;
     fuzz_mlirbc) echo "64 *.mlirbc *.bc" ;;
+    fuzz_ocdbt) echo "4 manifest.ocdbt" ;; # a manifest alone (no data file after the marker)
   esac
 }
 

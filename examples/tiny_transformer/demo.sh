@@ -7,6 +7,8 @@
 #   4. throughput over batch sizes
 #   5. a portable artifact: one file with program, metadata and weights, run by another process
 #   6. a StableHLO portable artifact (MLIR bytecode, as jax.export serializes it) written and run
+#   7. the codelab's path 3: a jax.export file (Exported.serialize()) of the closure over the
+#      parameters, inspected, run and compared with AOT; the file sizes of every form
 # Usage: demo.sh HLORUN_BINARY [WORK_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -82,8 +84,19 @@ echo "== 6. StableHLO portable artifact (the MLIR bytecode jax.export serializes
 "$hlorun" inspect model_baked.mlirbc | head -2
 "$hlorun" run model_baked.mlirbc --input tokens=tokens_b2.npy --output bytecode_b2 --quiet
 $py -c "import numpy as np; print('batch 2 from the bytecode: max |bytecode - JIT| =', float(np.abs(np.load('bytecode_b2/out0.npy') - np.load('jit_b2/out0.npy')).max()))"
+
 echo
-printf '%-28s %12s\n' file bytes
-for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny.hlo tiny_b1.hlox; do
-  printf '%-28s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
+echo "== 7. jax.export (the codelab's path 3: exported.serialize() of the closure over the parameters)"
+echo "written here by hlorun convert in the format jax.export.deserialize reads (serialization"
+echo "version 10, StableHLO 1.8 inside); a file JAX wrote is read the same way (tests/formats/test_exported.sh)"
+"$hlorun" convert model_baked.mlir tiny_transformer_jax_export.bin
+"$hlorun" inspect tiny_transformer_jax_export.bin | grep -E '^(fun_name|in_avals|out_avals|platforms|nr_devices|calling_convention_version):'
+"$hlorun" run tiny_transformer_jax_export.bin --input tokens=tokens_b1.npy --output export_b1 --quiet
+echo "the deserialized call succeeded; max |jax.export - AOT|:"
+"$hlorun" compare tiny_transformer_jax_export.bin tiny_b1.hlox --input tokens=tokens_b1.npy
+
+echo
+printf '%-32s %12s\n' file bytes
+for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny_transformer_jax_export.bin tiny.hlo tiny_b1.hlox; do
+  printf '%-32s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done

@@ -130,12 +130,31 @@ typedef enum hr_dtype {
   HR_F64,
   HR_C64,
   HR_C128,
+  /* The narrow floating-point types of the StableHLO spec, one element a byte (the f4 and f6
+   * types in the low bits), and tf32 held as the float32 bit pattern with its low 13 mantissa bits
+   * zero (4 bytes). Read, printed, written and carried; which ops run on them is said where they
+   * run (the interpreter and compiler refuse what they do not run, naming the type). */
+  HR_F8E4M3FN,
+  HR_F8E5M2,
+  HR_F8E4M3FNUZ,
+  HR_F8E5M2FNUZ,
+  HR_F8E4M3B11FNUZ,
+  HR_F8E3M4,
+  HR_F8E4M3,
+  HR_F8E8M0FNU,
+  HR_F4E2M1FN,
+  HR_F6E2M3FN,
+  HR_F6E3M2FN,
+  HR_TF32,
+  /* MLIR's `index` (shape operands of the dynamic ops, custom-call layouts), held as 64 bits. */
+  HR_INDEX,
   HR_DTYPE_COUNT
 } hr_dtype;
 
 const char *hr_dtype_name(hr_dtype t); /* MLIR spelling: "i1", "ui8", "bf16", "complex<f32>" */
 size_t hr_dtype_size(hr_dtype t);      /* bytes per element in memory */
 bool hr_dtype_is_float(hr_dtype t);    /* f16, bf16, f32, f64 */
+bool hr_dtype_is_narrow_float(hr_dtype t); /* the f8, f6 and f4 types and tf32 */
 bool hr_dtype_is_complex(hr_dtype t);
 bool hr_dtype_is_signed_int(hr_dtype t);   /* i2..i64 (not i1) */
 bool hr_dtype_is_unsigned_int(hr_dtype t); /* ui2..ui64 */
@@ -185,6 +204,10 @@ typedef struct hr_parse_options {
   const hr_allocator *allocator; /* NULL: default */
   size_t max_constant_bytes;     /* largest dense constant accepted; 0: 4 GiB */
   int max_nesting;               /* region / attribute / type nesting bound; 0 or more than 256: 256 */
+  /* Skip the verifier: the module is read as written, to be printed or inspected (StableHLO's own
+   * verifier accepts some modules the spec's constraints refuse). Verify it (hr_module_verify, in
+   * the internal API) before running it: the compiler and interpreter expect verified modules. */
+  bool no_verify;
 } hr_parse_options;
 
 /* Parses StableHLO text (the form `jax.jit(f).lower(x).as_text()` prints). `filename` is used in
@@ -342,13 +365,27 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
 hr_status hr_npy_write_file(const char *path, const hr_tensor *t);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Named weight sets (safetensors files)                                                           */
+/* Named weight sets (safetensors files, Orbax checkpoints)                                        */
 /* ---------------------------------------------------------------------------------------------- */
-
 
 /* Reads a .safetensors file. Every header entry is checked: dtype, shape, offsets inside the data
  * section, no overlaps, total size within `max_bytes` (0: 16 GiB). */
 hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size_t max_bytes, hr_weights **out);
+/* Restores the arrays of an Orbax checkpoint directory (StandardCheckpointer / PyTreeCheckpointer,
+ * direct or composite, OCDBT or plain zarr, v0 and v1 layouts, the legacy msgpack aggregate, or a
+ * CheckpointManager directory: its latest step), each named by its pytree path joined with '.'
+ * ("blocks.0.attn.key.kernel"), the name hr_keypath_to_dotted gives a parameter's jax.arg_info.
+ * Arrays together above `max_bytes` (0: 16 GiB) are refused. */
+hr_status hr_orbax_read_dir(const char *dir, const hr_allocator *a, size_t max_bytes, hr_weights **out);
+/* Writes every tensor of `w` to a .safetensors file at `path` (atomically: a temporary file renamed),
+ * in the set's order, data 8-byte aligned. */
+hr_status hr_safetensors_write_file(const hr_weights *w, const char *path);
+/* Saves `w` as a new Orbax checkpoint directory `dir` in the layout orbax-checkpoint's
+ * StandardCheckpointer writes (OCDBT database of zarr arrays, zstd; formats/orbax/orbax_write.c),
+ * which hr_orbax_read_dir and Orbax restore. `dir` must not exist; it appears only when complete. */
+hr_status hr_orbax_write_dir(const hr_weights *w, const char *dir);
+/* Reads the weights at `path`: an Orbax checkpoint when it is a directory, else a safetensors file. */
+hr_status hr_weights_read(const char *path, const hr_allocator *a, size_t max_bytes, hr_weights **out);
 int hr_weights_count(const hr_weights *w);
 const char *hr_weights_name(const hr_weights *w, int i);
 const hr_tensor *hr_weights_tensor(const hr_weights *w, int i);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "artifact/artifact_internal.h"
+#include "base/crc.h"
 #include "base/limits.h"
 #include "base/mapping.h"
 #include "base/strbuf.h"
@@ -30,7 +31,7 @@ static const char FORMAT_NAME[] = "hlorun-artifact";
  * HR_LIMIT_WEIGHT_NAME_BYTES, HR_LIMIT_BATCH_CHUNKS). */
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Little-endian integers and CRC-32                                                               */
+/* Little-endian integers                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
 static uint32_t load_le32(const unsigned char *p) {
@@ -46,40 +47,6 @@ static void store_le32(unsigned char *p, uint32_t v) {
 static void store_le64(unsigned char *p, uint64_t v) {
   store_le32(p, (uint32_t)v);
   store_le32(p + 4, (uint32_t)(v >> 32));
-}
-
-/* Slicing-by-8 tables: t[0][b] is the CRC of byte b, t[k][b] that of b followed by k zero bytes. */
-typedef struct crc32_table {
-  uint32_t t[8][256];
-} crc32_table;
-
-static void crc32_init(crc32_table *c) {
-  for (uint32_t b = 0; b < 256; b++) {
-    uint32_t x = b;
-    for (int k = 0; k < 8; k++) x = (x >> 1) ^ (0xEDB88320u & (0u - (x & 1u)));
-    c->t[0][b] = x;
-  }
-  for (int k = 1; k < 8; k++)
-    for (int b = 0; b < 256; b++) c->t[k][b] = (c->t[k - 1][b] >> 8) ^ c->t[0][c->t[k - 1][b] & 0xFFu];
-}
-
-/* Continues a CRC-32 over `len` more bytes, eight at a time where possible. */
-static uint32_t crc32_update(const crc32_table *c, uint32_t crc, const void *data, size_t len) {
-  const unsigned char *p = data;
-  uint32_t x = ~crc;
-  for (; len >= 8; p += 8, len -= 8) {
-    uint32_t lo = load_le32(p) ^ x, hi = load_le32(p + 4);
-    x = c->t[7][lo & 0xFFu] ^ c->t[6][(lo >> 8) & 0xFFu] ^ c->t[5][(lo >> 16) & 0xFFu] ^ c->t[4][lo >> 24] ^
-        c->t[3][hi & 0xFFu] ^ c->t[2][(hi >> 8) & 0xFFu] ^ c->t[1][(hi >> 16) & 0xFFu] ^ c->t[0][hi >> 24];
-  }
-  for (; len; p++, len--) x = c->t[0][(x ^ *p) & 0xFFu] ^ (x >> 8);
-  return ~x;
-}
-
-uint32_t hr_artifact_crc32(uint32_t crc, const void *data, size_t len) {
-  crc32_table c;
-  crc32_init(&c);
-  return crc32_update(&c, crc, data, len);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -269,13 +236,12 @@ static hr_status add_program_weight(af_plan *pl, const hr_program *p, const hr_f
 /* A file being written, with the CRC of everything written so far. */
 typedef struct af_out {
   FILE *f;
-  crc32_table table;
   uint32_t crc;
 } af_out;
 
 static bool out_bytes(af_out *o, const void *data, size_t len) {
   if (!len) return true;
-  o->crc = crc32_update(&o->table, o->crc, data, len);
+  o->crc = hr_crc32(o->crc, data, len);
   return fwrite(data, 1, len, o->f) == len;
 }
 
@@ -347,7 +313,6 @@ static bool write_sections(af_out *o, const af_plan *pl, const char *meta, size_
  * temporary file is removed. */
 static hr_status finish_file(const af_plan *pl, FILE *f, const char *tmp, const char *meta, const hr_strbuf *text) {
   af_out o = {.f = f};
-  crc32_init(&o.table);
   bool ok = write_sections(&o, pl, meta, strlen(meta), text) && fflush(f) == 0 && fsync(fileno(f)) == 0;
   int err = errno;
   if (fclose(f) != 0 && ok) {
@@ -571,7 +536,7 @@ static hr_status read_header(af_file *f, uint64_t want_kind) {
 /* Compares the trailing CRC-32 with that of everything before it. */
 static hr_status verify_checksum(const af_file *f) {
   size_t body = f->len - HR_ARTIFACT_TRAILER_SIZE;
-  uint32_t stored = load_le32(f->map + body), computed = hr_artifact_crc32(0, f->map, body);
+  uint32_t stored = load_le32(f->map + body), computed = hr_crc32(0, f->map, body);
   if (stored != computed)
     return hr_error(HR_PARSE_ERROR, "%s: checksum mismatch (stored %08x, computed %08x): the file is corrupt", f->path,
                     (unsigned)stored, (unsigned)computed);

@@ -29,9 +29,4 @@ enum hr_artifact_field {
   HR_AF_WEIGHTS_SIZE = 72,
 };
 
-/* CRC-32 as zlib computes it (reflected polynomial 0xEDB88320, initial value and final XOR
- * 0xFFFFFFFF) of `len` bytes, continuing from `crc` (0 to start): crc32(crc32(0, a), b) is the
- * CRC of a followed by b. */
-uint32_t hr_artifact_crc32(uint32_t crc, const void *data, size_t len);
-
 #endif

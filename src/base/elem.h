@@ -1,7 +1,8 @@
 /* Loading and storing single tensor elements through wide C types. Kernels that are not speed
  * critical use these to handle every element type with one code path:
- *   integers (and i1) through int64_t (unsigned 64-bit values keep their bits),
- *   real floats through double (f16/bf16 rounded to nearest even on store),
+ *   integers (and i1, index) through int64_t (unsigned 64-bit values keep their bits),
+ *   real floats through double (f16, bf16 and the narrow float types rounded to nearest even on
+ *   store),
  *   complex through a (re, im) pair of doubles. */
 #ifndef HLORUN_BASE_ELEM_H
 #define HLORUN_BASE_ELEM_H
@@ -25,7 +26,7 @@ static inline int64_t hr_load_int(hr_dtype t, const void *data, int64_t i) {
     case HR_U16: return ((const uint16_t *)data)[i];
     case HR_I32: return ((const int32_t *)data)[i];
     case HR_U32: return ((const uint32_t *)data)[i];
-    case HR_I64: case HR_U64: return ((const int64_t *)data)[i];
+    case HR_I64: case HR_U64: case HR_INDEX: return ((const int64_t *)data)[i];
     default: return 0;
   }
 }
@@ -42,19 +43,20 @@ static inline void hr_store_int(hr_dtype t, void *data, int64_t i, int64_t v) {
     case HR_I8: case HR_U8: ((uint8_t *)data)[i] = (uint8_t)u; break;
     case HR_I16: case HR_U16: ((uint16_t *)data)[i] = (uint16_t)u; break;
     case HR_I32: case HR_U32: ((uint32_t *)data)[i] = (uint32_t)u; break;
-    case HR_I64: case HR_U64: ((uint64_t *)data)[i] = u; break;
+    case HR_I64: case HR_U64: case HR_INDEX: ((uint64_t *)data)[i] = u; break;
     default: break;
   }
 }
 
-/* Real float element i as double (dtype f16, bf16, f32 or f64). */
+/* Real float element i as double (any float type: hr_dtype_is_real_float). */
 static inline double hr_load_float(hr_dtype t, const void *data, int64_t i) {
   switch (t) {
     case HR_F16: return hr_f16_to_f64(((const uint16_t *)data)[i]);
     case HR_BF16: return hr_bf16_to_f64(((const uint16_t *)data)[i]);
     case HR_F32: return ((const float *)data)[i];
     case HR_F64: return ((const double *)data)[i];
-    default: return 0.0;
+    default:
+      return hr_dtype_is_narrow_float(t) ? hr_narrow_float_load(t, (const char *)data + (size_t)i * hr_dtype_size(t)) : 0.0;
   }
 }
 
@@ -65,7 +67,9 @@ static inline void hr_store_float(hr_dtype t, void *data, int64_t i, double v) {
     case HR_BF16: ((uint16_t *)data)[i] = hr_f64_to_bf16(v); break;
     case HR_F32: ((float *)data)[i] = (float)v; break;
     case HR_F64: ((double *)data)[i] = v; break;
-    default: break;
+    default:
+      if (hr_dtype_is_narrow_float(t)) hr_narrow_float_store(t, v, (char *)data + (size_t)i * hr_dtype_size(t));
+      break;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "base/file.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ hr_status hr_read_file(const char *path, const hr_allocator *a, size_t max_bytes
   return NULL;
 }
 
-hr_status hr_write_file(const char *path, const void *data, size_t len) {
+hr_status hr_write_file_parts(const char *path, const void *const *parts, const size_t *lens, int n) {
   size_t plen = strlen(path);
   char *tmp = malloc(plen + 32);
   if (!tmp) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
@@ -54,9 +55,10 @@ hr_status hr_write_file(const char *path, const void *data, size_t len) {
     free(tmp);
     return s;
   }
-  size_t put = len ? fwrite(data, 1, len, f) : 0;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) ok = !lens[i] || fwrite(parts[i], 1, lens[i], f) == lens[i];
   int err = fclose(f);
-  if (put != len || err != 0 || rename(tmp, path) != 0) {
+  if (!ok || err != 0 || rename(tmp, path) != 0) {
     hr_status s = hr_error(HR_IO_ERROR, "%s: write failed: %s", path, strerror(errno));
     remove(tmp);
     free(tmp);
@@ -64,4 +66,8 @@ hr_status hr_write_file(const char *path, const void *data, size_t len) {
   }
   free(tmp);
   return NULL;
+}
+
+hr_status hr_write_file(const char *path, const void *data, size_t len) {
+  return hr_write_file_parts(path, &data, &len, 1);
 }

@@ -203,6 +203,100 @@ enum {
 /* The largest FlatBuffer: its offsets are 32-bit and its builders stop below 2 GiB. */
 #define HR_LIMIT_FB_BYTES ((size_t)0x7fffffff)
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Orbax checkpoints: layout                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Items of a composite checkpoint read together (CheckpointManager items, v1 checkpointables:
+   * a handful in practice). */
+  HR_LIMIT_ORBAX_ITEMS = 64,
+  /* Arrays in one checkpoint: a large model's parameters and optimizer state are ~10^4 leaves. */
+  HR_LIMIT_ORBAX_LEAVES = 1 << 20,
+  /* Subdirectories of a checkpoint or manager directory looked at (items, steps). */
+  HR_LIMIT_ORBAX_ENTRIES = 1 << 16,
+  /* Keys of one leaf's path in _METADATA (one per pytree level). */
+  HR_LIMIT_ORBAX_TREE_DEPTH = 256,
+  /* A path inside a checkpoint (the directory plus an item or step name). */
+  HR_LIMIT_ORBAX_PATH_BYTES = 4096,
+};
+/* One JSON metadata file (_METADATA lists every leaf with its key path: ~300 bytes a leaf). */
+#define HR_LIMIT_ORBAX_METADATA_BYTES ((size_t)256 << 20)
+/* The legacy msgpack `checkpoint` file, read whole (arrays inline). */
+#define HR_LIMIT_ORBAX_MSGPACK_BYTES ((size_t)4 << 30)
+/* The arrays of one restore together (hr_orbax_read_dir's max_bytes default), as for safetensors. */
+#define HR_LIMIT_ORBAX_BYTES HR_LIMIT_SAFETENSORS_BYTES
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Orbax checkpoints: OCDBT                                                                        */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Height of a B+tree (a listing recurses once per level; a lookup checks every child is one
+   * level lower): at the smallest arity, 2, a tree of height 32 holds 2^32 leaves. */
+  HR_LIMIT_OCDBT_TREE_HEIGHT = 32,
+  /* Entries of one B+tree node, and files of one data file table: tensorstore's kMaxNodeArity. */
+  HR_LIMIT_OCDBT_NODE_ENTRIES = 1 << 20,
+  /* A key, the prefixes of the nodes above it included: the format's 16-bit key lengths. */
+  HR_LIMIT_OCDBT_KEY_BYTES = 65535,
+  /* A data file's path below the database (the format allows 65535 bytes; Linux opens no path
+   * longer than PATH_MAX, 4096). */
+  HR_LIMIT_OCDBT_PATH_BYTES = 4096,
+  /* Databases read together where an unmerged save left only ocdbt.process_N/ directories (one
+   * per process: the largest TPU pods run a few thousand). */
+  HR_LIMIT_OCDBT_PROCESSES = 4096,
+  /* Data files a store keeps mapped between reads (a merged checkpoint has a few per process);
+   * beyond them a file is mapped for one read (vm.max_map_count is 65530 by default). */
+  HR_LIMIT_OCDBT_MAPPED_FILES = 1024,
+};
+/* One decoded B+tree node: Orbax writes nodes of up to max_decoded_node_bytes = 100,000,000. */
+#define HR_LIMIT_OCDBT_NODE_BYTES ((size_t)128 << 20)
+/* A manifest, stored and decoded: a configuration, at most 2^16 versions and a few version tree
+ * references (Orbax's are 100-300 bytes). */
+#define HR_LIMIT_OCDBT_MANIFEST_BYTES ((size_t)16 << 20)
+/* The keys and data file paths of one node written out in full: prefix compression lets a small
+ * node name far longer ones (10^6 keys of 200 bytes fit). */
+#define HR_LIMIT_OCDBT_EXPANDED_BYTES ((size_t)256 << 20)
+/* Keys held at once to list the databases of an unmerged save in order (10^6 arrays of a few
+ * chunks, ~100 bytes a key). */
+#define HR_LIMIT_OCDBT_LISTED_BYTES ((size_t)1 << 30)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Orbax checkpoints: zarr and msgpack                                                             */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Chunks of one zarr array (the product of ceil(shape / chunks), each one key looked up): Orbax
+   * writes one chunk per device shard, a few thousand at most. */
+  HR_LIMIT_ZARR_CHUNKS = 1 << 20,
+  /* Inner chunks of one zarr v3 shard (its index holds 16 bytes for each, read whole). */
+  HR_LIMIT_ZARR_SHARD_CHUNKS = 1 << 20,
+  /* sharding_indexed codecs nested in one another (Orbax writes one level; one C recursion each). */
+  HR_LIMIT_ZARR_SHARD_DEPTH = 4,
+  /* Codecs of one zarr v3 codec chain (Orbax: bytes and zstd inside, bytes and crc32c for the index). */
+  HR_LIMIT_ZARR_CODECS = 16,
+  /* Maps and arrays nested in a msgpack checkpoint (one level per pytree level, as _METADATA's key
+   * paths; one C recursion of ~0.2 KiB each). */
+  HR_LIMIT_MSGPACK_DEPTH = HR_LIMIT_ORBAX_TREE_DEPTH,
+  /* Directory levels the directory store walks below its root when listing (an array's chunk keys
+   * with "/" separators are rank + 2 levels deep; ranks stop at 16). */
+  HR_LIMIT_KVSTORE_DIR_DEPTH = 24,
+  /* Entries the directory store looks at in one listing (every chunk file of every array). */
+  HR_LIMIT_KVSTORE_DIR_ENTRIES = 1 << 24,
+};
+/* A zarr metadata file (.zarray, zarr.json: 200-1000 bytes as tensorstore writes them). */
+#define HR_LIMIT_ZARR_METADATA_BYTES ((size_t)1 << 20)
+/* What one stored chunk may hold beyond its decoded bytes and 1/64 of them: zstd's and deflate's
+ * worst-case expansion is a few bytes per block plus a header, a shard's index 16 bytes a chunk.
+ * The bound is applied before a chunk is read; what it decodes to is bounded by the chunk size. */
+#define HR_LIMIT_ZARR_CHUNK_SLACK_BYTES ((size_t)4 << 10)
+/* The same for one inner chunk of a zarr v3 shard, and what each inner chunk adds to its shard's
+ * bound besides its 16 index bytes: a compressed stream's fixed overhead (zstd: a frame header of
+ * up to 18 bytes and a 4-byte checksum; gzip: 18 bytes) and a crc32c codec's 4. Shards of many
+ * small inner chunks are legitimate; 4 KiB for each would let a shard's bound reach thousands of
+ * times its decoded size. */
+#define HR_LIMIT_ZARR_INNER_CHUNK_SLACK_BYTES ((size_t)128)
+
 /* The orderings the values above rely on. */
 _Static_assert(HR_LIMIT_CALL_DEPTH >= HR_LIMIT_NESTING_DEPTH,
                "the interpreter must run whatever the compiler accepts (both count calls and regions)");

@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "base/minifloat.h"
+
 float hr_f16_to_f32(uint16_t h) {
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
   uint32_t exp = (h >> 10) & 0x1fu;
@@ -110,7 +112,84 @@ bool hr_read_int_element(hr_dtype t, const void *p, int64_t *out) {
       return true;
     }
     case HR_I64:
+    case HR_INDEX:
     case HR_U64: memcpy(out, p, sizeof *out); return true;
     default: return false;
   }
 }
+/* ---------------------------------------------------------------------------------------------- */
+/* Float elements of every type                                                                    */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The narrow float types are declared in hlorun.h in the order of minifloat.h's formats. */
+_Static_assert(HR_F8E4M3FN + HR_MF_F8E5M2 == HR_F8E5M2 && HR_F8E4M3FN + HR_MF_F8E8M0FNU == HR_F8E8M0FNU &&
+                   HR_F8E4M3FN + HR_MF_TF32 == HR_TF32 && HR_MF_COUNT == HR_TF32 - HR_F8E4M3FN + 1,
+               "hr_dtype's narrow float types follow hr_mf_format's order");
+
+static hr_mf_format mf_format(hr_dtype t) { return (hr_mf_format)(t - HR_F8E4M3FN); }
+
+/* The bytes a narrow float occupies in memory hold its minifloat encoding (tf32: the float32 bit
+ * pattern, 4 bytes; the others one byte). */
+static uint32_t load_narrow_bits(hr_dtype t, const void *p) {
+  uint32_t bits = 0;
+  if (t == HR_TF32) memcpy(&bits, p, 4);
+  else bits = *(const uint8_t *)p;
+  return bits;
+}
+
+static void store_narrow_bits(hr_dtype t, uint32_t bits, void *p) {
+  if (t == HR_TF32) memcpy(p, &bits, 4);
+  else *(uint8_t *)p = (uint8_t)bits;
+}
+
+double hr_narrow_float_load(hr_dtype t, const void *p) { return hr_mf_to_f64(mf_format(t), load_narrow_bits(t, p)); }
+
+void hr_narrow_float_store(hr_dtype t, double v, void *p) { store_narrow_bits(t, hr_mf_from_f64(mf_format(t), v), p); }
+
+bool hr_dtype_is_real_float(hr_dtype t) { return hr_dtype_is_float(t) || hr_dtype_is_narrow_float(t); }
+
+int hr_float_pattern_bits(hr_dtype t) {
+  switch (t) {
+    case HR_F16:
+    case HR_BF16: return 16;
+    case HR_F32: return 32;
+    case HR_TF32: return 19;
+    default: return hr_dtype_is_narrow_float(t) ? hr_dtype_bits(t) : 64;
+  }
+}
+
+uint64_t hr_float_to_pattern(hr_dtype t, double v) {
+  switch (t) {
+    case HR_F16: return hr_f64_to_f16(v);
+    case HR_BF16: return hr_f64_to_bf16(v);
+    case HR_F32: return hr_f32_bits((float)v);
+    case HR_TF32: return hr_mf_from_f64(HR_MF_TF32, v) >> 13;
+    default: return hr_dtype_is_narrow_float(t) ? hr_mf_from_f64(mf_format(t), v) : hr_f64_bits(v);
+  }
+}
+
+double hr_float_from_pattern(hr_dtype t, uint64_t bits) {
+  switch (t) {
+    case HR_F16: return hr_f16_to_f64((uint16_t)bits);
+    case HR_BF16: return hr_bf16_to_f64((uint16_t)bits);
+    case HR_F32: return (double)hr_bits_f32((uint32_t)bits);
+    case HR_TF32: return hr_mf_to_f64(HR_MF_TF32, (uint32_t)bits << 13);
+    default: return hr_dtype_is_narrow_float(t) ? hr_mf_to_f64(mf_format(t), (uint32_t)bits) : hr_bits_f64(bits);
+  }
+}
+
+uint64_t hr_float_load_pattern(hr_dtype t, const void *p) {
+  uint64_t bits = 0;
+  if (hr_dtype_is_narrow_float(t)) return t == HR_TF32 ? load_narrow_bits(t, p) >> 13 : load_narrow_bits(t, p);
+  memcpy(&bits, p, hr_dtype_size(t)); /* little-endian hosts: the low bytes */
+  return bits;
+}
+
+void hr_float_store_pattern(hr_dtype t, uint64_t bits, void *p) {
+  if (hr_dtype_is_narrow_float(t)) store_narrow_bits(t, t == HR_TF32 ? (uint32_t)bits << 13 : (uint32_t)bits, p);
+  else memcpy(p, &bits, hr_dtype_size(t));
+}
+
+double hr_float_load(hr_dtype t, const void *p) { return hr_float_from_pattern(t, hr_float_load_pattern(t, p)); }
+
+void hr_float_store(hr_dtype t, double v, void *p) { hr_float_store_pattern(t, hr_float_to_pattern(t, v), p); }

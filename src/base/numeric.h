@@ -48,7 +48,28 @@ uint16_t hr_f64_to_bf16(double d);
 static inline double hr_f16_to_f64(uint16_t h) { return (double)hr_f16_to_f32(h); }
 static inline double hr_bf16_to_f64(uint16_t h) { return (double)hr_bf16_to_f32(h); }
 
-/* Reads one element of an integer type (i1, i2..i64, ui2..ui64, stored as hr_dtype_size bytes) at
+/* The value of one element of a narrow float type (hr_dtype_is_narrow_float) stored at `p`
+ * (exact: every such value is a double). */
+double hr_narrow_float_load(hr_dtype t, const void *p);
+/* Stores `v` at `p` as narrow float type `t`, rounded to nearest, ties to even, as MLIR's APFloat
+ * converts (overflow and NaN as the type defines them: base/minifloat.h). */
+void hr_narrow_float_store(hr_dtype t, double v, void *p);
+
+/* Float elements of every float type (f16, bf16, f32, f64 and the narrow ones), as MLIR holds them:
+ * its "pattern" is the APInt of the value's bits, hr_float_pattern_bits wide (16, 32, 64; 8, 6 or 4
+ * for the f8/f6/f4 types; 19 for tf32, whose memory form is the float32 pattern). Conversions from
+ * a double round to nearest, ties to even. */
+bool hr_dtype_is_real_float(hr_dtype t); /* hr_dtype_is_float or hr_dtype_is_narrow_float */
+int hr_float_pattern_bits(hr_dtype t);
+uint64_t hr_float_to_pattern(hr_dtype t, double v);
+double hr_float_from_pattern(hr_dtype t, uint64_t bits);
+/* The pattern of the element at `p` (hr_dtype_size bytes), and the element of a pattern. */
+uint64_t hr_float_load_pattern(hr_dtype t, const void *p);
+void hr_float_store_pattern(hr_dtype t, uint64_t bits, void *p);
+double hr_float_load(hr_dtype t, const void *p);
+void hr_float_store(hr_dtype t, double v, void *p);
+
+/* Reads one element of an integer type (i1, i2..i64, ui2..ui64, index, stored as hr_dtype_size bytes) at
  * `p`, which need not be aligned, widened to int64 (ui64 wraps). False for other types. */
 bool hr_read_int_element(hr_dtype t, const void *p, int64_t *out);
 

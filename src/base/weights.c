@@ -8,7 +8,7 @@ struct hr_weights {
   atomic_int refs;
   int n, capacity;
   char **names;
-  hr_tensor *tensors; /* views into the backing store */
+  hr_tensor *tensors; /* views into the backing store, or owning their data (allocator set) */
   void *backing;
   size_t backing_len;
   hr_backing_release_fn release;
@@ -49,6 +49,17 @@ hr_status hr_weights_add(hr_weights *w, const char *name, hr_dtype dtype, const 
   return NULL;
 }
 
+hr_status hr_weights_add_tensor(hr_weights *w, const char *name, hr_tensor *t) {
+  hr_status s = hr_weights_add(w, name, t->dtype, &t->shape, t->data, t->nbytes);
+  if (s) {
+    hr_tensor_free(t);
+    return s;
+  }
+  w->tensors[w->n - 1].allocator = t->allocator; /* the set frees the data now */
+  t->allocator->free(t->allocator->ctx, t);    /* the header only */
+  return NULL;
+}
+
 hr_weights *hr_weights_retain(hr_weights *w) {
   atomic_fetch_add(&w->refs, 1);
   return w;
@@ -57,7 +68,11 @@ hr_weights *hr_weights_retain(hr_weights *w) {
 void hr_weights_free(hr_weights *w) {
   if (!w || atomic_fetch_sub(&w->refs, 1) != 1) return;
   const hr_allocator *a = w->allocator;
-  for (int i = 0; i < w->n; i++) a->free(a->ctx, w->names[i]);
+  for (int i = 0; i < w->n; i++) {
+    a->free(a->ctx, w->names[i]);
+    const hr_allocator *owner = w->tensors[i].allocator;
+    if (owner) owner->free(owner->ctx, w->tensors[i].data);
+  }
   a->free(a->ctx, w->names);
   a->free(a->ctx, w->tensors);
   if (w->release) w->release(w->backing, w->backing_len);

@@ -1,5 +1,5 @@
 /* Named weight sets: tensors whose data lives in one backing store (a heap buffer or a file
- * mapping) that is released when the last reference goes away. Programs and executables share a
+ * mapping) or in buffers of their own, released when the last reference goes away. Programs and executables share a
  * weight set by reference counting. */
 #ifndef HLORUN_BASE_WEIGHTS_H
 #define HLORUN_BASE_WEIGHTS_H
@@ -16,6 +16,9 @@ hr_status hr_weights_create(const hr_allocator *a, int capacity, void *backing, 
 /* Adds a tensor whose data points into the backing store (not copied). The name is copied. */
 hr_status hr_weights_add(hr_weights *w, const char *name, hr_dtype dtype, const hr_shape *shape, void *data,
                          size_t nbytes);
+/* Adds tensor `t` (from hr_tensor_create), taking it over: the set frees its data when it dies.
+ * On error `t` is freed. */
+hr_status hr_weights_add_tensor(hr_weights *w, const char *name, hr_tensor *t);
 /* Adds a reference; hr_weights_free drops one. */
 hr_weights *hr_weights_retain(hr_weights *w);
 

@@ -17,6 +17,7 @@ int cmd_export(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_weights(int argc, char **argv);
 
 /* Handles the flags shared by commands that open a model (--weights W, --function F,
  * --interpret, --threads N, --no-fusion, --bf16, --no-batch-split, --device D). Returns how many arguments it

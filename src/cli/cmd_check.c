@@ -25,7 +25,7 @@ static void fill_element(hr_tensor *t, int64_t i) {
   if (hr_dtype_is_complex(d)) {
     hr_c128 c = {(double)((i * 37) % 23) / 7.0 - 1.5, (double)((i * 11) % 13) / 5.0 - 1.0};
     hr_store_complex(d, t->data, i, c);
-  } else if (hr_dtype_is_float(d)) {
+  } else if (hr_dtype_is_real_float(d)) {
     hr_store_float(d, t->data, i, (double)((i * 37) % 23) / 7.0 - 1.5);
   } else if (d == HR_I1) {
     hr_store_int(d, t->data, i, i % 2);

@@ -106,7 +106,7 @@ static void max_diff(const hr_tensor *x, const hr_tensor *y, double *abs_diff, d
       hr_c128 p = hr_load_complex(x->dtype, x->data, i / 2), q = hr_load_complex(y->dtype, y->data, i / 2);
       a = i % 2 ? p.im : p.re;
       b = i % 2 ? q.im : q.re;
-    } else if (hr_dtype_is_float(x->dtype)) {
+    } else if (hr_dtype_is_real_float(x->dtype)) {
       a = hr_load_float(x->dtype, x->data, i);
       b = hr_load_float(y->dtype, y->data, i);
     } else {

@@ -193,6 +193,17 @@ static hr_status print_origin(const char *path) {
   return s;
 }
 
+/* Reads a module file without refusing what does not verify: inspect shows what a file holds, and
+ * says on stderr why it would not run. */
+static hr_status parse_unverified(const char *path, hr_module **out) {
+  hr_parse_options opts = {.no_verify = true};
+  HR_TRY(hr_module_parse_file(path, &opts, out));
+  hr_status v = hr_module_verify(*out);
+  if (v) fprintf(stderr, "hlorun: note: the module does not verify, so it would not run: %s\n", hr_status_message(v));
+  hr_status_free(v);
+  return NULL;
+}
+
 int cmd_inspect(int argc, char **argv) {
   inspect_args a;
   int rc = parse_inspect_args(argc, argv, &a);
@@ -201,8 +212,8 @@ int cmd_inspect(int argc, char **argv) {
    * anything else is opened as a model. */
   cli_model m;
   memset(&m, 0, sizeof m);
-  hr_status s = !a.model.weights && !cli_is_container(a.model.path) ? hr_module_parse_file(a.model.path, NULL, &m.module)
-                                                                     : cli_model_open(&a.model, &m);
+  bool plain = !a.model.weights && !cli_is_container(a.model.path);
+  hr_status s = plain ? parse_unverified(a.model.path, &m.module) : cli_model_open(&a.model, &m);
   if (!s) {
     if (a.ir) {
       s = print_ir(&m, &a);

@@ -25,12 +25,15 @@ static const char usage[] =
     "      and a closing line \"N passed, N failed\"\n"
     "  inspect MODEL [--ir [--out FILE.mlir] [--preview N]]\n"
     "      show a model's functions and signatures; --ir prints (a preview of) its program text\n"
-    "  convert IN OUT.mlir|OUT.mlirbc\n"
-    "      write a model (text, portable artifact or jax.export file) as StableHLO text or as a\n"
-    "      StableHLO portable artifact (MLIR bytecode of VHLO 1.8)\n"
+    "  convert IN OUT [--to text|bytecode|jax-export] [--target 1.8]\n"
+    "      write a model (text, portable artifact or jax.export file) as StableHLO text, a StableHLO\n"
+    "      portable artifact (MLIR bytecode for a StableHLO version) or a jax.export file\n"
+    "  weights SRC [--save OUT.safetensors|OUT_DIR]\n"
+    "      list the tensors of a weight source (Orbax checkpoint directory or safetensors file) and\n"
+    "      save them as a safetensors file or a new Orbax checkpoint\n"
     "  version\n"
     "\n"
-    "model options: --weights W.safetensors, --function NAME, --threads N, --interpret (reference\n"
+    "model options: --weights W (a .safetensors file or an Orbax checkpoint directory), --function NAME, --threads N, --interpret (reference\n"
     "interpreter), --no-fusion (compile without fusing), --bf16 (matrix products in bf16),\n"
     "--no-batch-split (run large batches whole instead of in cache-sized chunks), --device NAME (cpu, or\n"
     "template: the template backend, which runs f32/i32 add, subtract and multiply itself, the rest on the CPU)\n";
@@ -48,6 +51,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "compile") == 0) return cmd_compile(argc - 2, argv + 2);
   if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
   if (strcmp(cmd, "convert") == 0) return cmd_convert(argc - 2, argv + 2);
+  if (strcmp(cmd, "weights") == 0) return cmd_weights(argc - 2, argv + 2);
   if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
   if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {

@@ -84,7 +84,7 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
   HR_TRY(hr_module_parse_file(args->path, NULL, &mod));
   hr_weights *w = NULL;
   if (args->weights) {
-    hr_status s = hr_safetensors_read_file(args->weights, NULL, 0, &w);
+    hr_status s = hr_weights_read(args->weights, NULL, 0, &w);
     if (s) {
       hr_module_free(mod);
       return s;
@@ -172,7 +172,7 @@ static void fill_generated(hr_tensor *t, uint64_t seed) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
-    if (hr_dtype_is_float(t->dtype))
+    if (hr_dtype_is_real_float(t->dtype))
       hr_store_float(t->dtype, t->data, i, (double)(x % 1000) / 318.0 - 1.5);
     else if (hr_dtype_is_complex(t->dtype))
       hr_store_complex(t->dtype, t->data, i, (hr_c128){(double)(x % 1000) / 318.0 - 1.5, (double)(x % 77) / 50.0});

@@ -19,7 +19,7 @@ static void print_element(FILE *out, const hr_tensor *t, int64_t i) {
   else if (hr_dtype_is_complex(d)) {
     hr_c128 c = hr_load_complex(d, t->data, i);
     fprintf(out, "(%.8g%+.8gj)", c.re, c.im);
-  } else if (hr_dtype_is_float(d))
+  } else if (hr_dtype_is_real_float(d))
     fprintf(out, "%.8g", hr_load_float(d, t->data, i));
   else if (d == HR_U64)
     fprintf(out, "%" PRIu64, (uint64_t)hr_load_int(d, t->data, i));

@@ -28,10 +28,38 @@ hr_status hc_loc(hc_ctx *c, hr_loc loc, hr_loc *out) {
   return NULL;
 }
 
+/* Copies `n` items of `size` bytes into the destination arena (*out NULL for none). */
+static hr_status copy_items(hc_ctx *c, const void *src, size_t n, size_t size, size_t align, void **out) {
+  *out = NULL;
+  if (!src || n == 0) return NULL;
+  *out = hr_arena_alloc(&c->dst->arena, n * size, align);
+  if (!*out) return hc_oom();
+  memcpy(*out, src, n * size);
+  return NULL;
+}
+
+/* Copies a tensor type's quantization and bounds into the destination arena. */
+static hr_status copy_tensor_extras(hc_ctx *c, const hr_type *t, hr_type *out) {
+  void *p;
+  HR_TRY(copy_items(c, t->bounds, (size_t)t->shape.rank, sizeof *t->bounds, _Alignof(int64_t), &p));
+  out->bounds = p;
+  if (!t->quant) return NULL;
+  hr_quant *q;
+  HR_TRY(copy_items(c, t->quant, 1, sizeof *q, _Alignof(hr_quant), &p));
+  q = p;
+  HR_TRY(copy_items(c, t->quant->scales, (size_t)q->n, sizeof *q->scales, _Alignof(double), &p));
+  q->scales = p;
+  HR_TRY(copy_items(c, t->quant->zero_points, (size_t)q->n, sizeof *q->zero_points, _Alignof(int64_t), &p));
+  q->zero_points = p;
+  out->quant = q;
+  return NULL;
+}
+
 /* Copies a type, `depth` levels below the outermost one. */
 static hr_status copy_type(hc_ctx *c, const hr_type *t, hr_type *out, int depth) {
   *out = *t;
-  if (t->kind != HR_TYPE_TUPLE) return NULL;
+  if (t->kind == HR_TYPE_TENSOR || t->kind == HR_TYPE_ELEMENT) return copy_tensor_extras(c, t, out);
+  if (t->kind != HR_TYPE_TUPLE && t->kind != HR_TYPE_FUTURE) return NULL;
   if (depth > HR_LIMIT_NESTING_DEPTH) return hr_error(HR_RESOURCE_EXHAUSTED, "tuple types nest too deeply");
   out->elems = NULL;
   if (t->n_elems <= 0) return NULL;
@@ -45,9 +73,13 @@ hr_status hc_type(hc_ctx *c, const hr_type *t, hr_type *out) { return copy_type(
 
 bool hc_type_is_static(const hr_type *t) {
   switch (t->kind) {
-    case HR_TYPE_TOKEN: return true;
+    case HR_TYPE_TOKEN:
+    case HR_TYPE_ELEMENT:
+    case HR_TYPE_NONE:
+    case HR_TYPE_BUFFER: return true;
     case HR_TYPE_TENSOR: return hr_type_is_static(t);
     case HR_TYPE_TUPLE:
+    case HR_TYPE_FUTURE:
       if (t->n_elems > 0 && !t->elems) return false;
       for (int i = 0; i < t->n_elems; i++)
         if (!hc_type_is_static(&t->elems[i])) return false;

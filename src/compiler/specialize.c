@@ -159,6 +159,8 @@ static hr_status inline_call(hc_ctx *c, frame *f, hc_block *b, const hr_op *src)
     return hr_op_error(src, HR_VERIFY_ERROR, "missing attribute '%s'", attr);
   const hr_func *fn = hr_module_find_func(c->src, callee->u.str.data);
   if (!fn) return hr_op_error(src, HR_NOT_FOUND, "no function @%s", callee->u.str.data);
+  if (fn->is_declaration)
+    return hr_op_error(src, HR_UNIMPLEMENTED, "calls @%s, which is declared without a body", fn->name);
   const hr_op *ret = fn->body.n_ops > 0 ? fn->body.ops[fn->body.n_ops - 1] : NULL;
   if (fn->n_args != src->n_operands || fn->n_results != src->n_results || !ret || ret->code != HR_OP_FUNC_RETURN ||
       ret->n_operands != src->n_results)
@@ -343,7 +345,9 @@ hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *
   if (!m) return hr_error(HR_INVALID_ARGUMENT, "specialize: no module");
   const char *name = fn_name ? fn_name : "main";
   const hr_func *src = hr_module_find_func(m, name);
-  if (!src) return hr_error(HR_NOT_FOUND, "%s: no function @%s", m->filename ? m->filename : "<input>", name);
+  if (!src || src->is_declaration)
+    return hr_error(HR_NOT_FOUND, "%s: no function @%s%s", m->filename ? m->filename : "<input>", name,
+                    src ? " with a body (it is only declared)" : "");
   HR_TRY(check_arg_types(src, arg_types, n_args));
   hc_ctx c;
   memset(&c, 0, sizeof c);

@@ -233,11 +233,33 @@ static void tensor_list_release(tensor_list *l) {
   if (l->heap) l->heap->free(l->heap->ctx, l->items);
 }
 
+/* The element type of `t` no kernel runs yet, or NULL. */
+static const char *unsupported_type(const hr_type *t, char *buf, size_t cap) {
+  if (t->kind == HR_TYPE_FUTURE || t->kind == HR_TYPE_BUFFER) {
+    hr_type_format(t, buf, cap);
+    return buf;
+  }
+  if (t->kind != HR_TYPE_TENSOR) return NULL;
+  if (!t->quant && !hr_dtype_is_narrow_float(t->dtype) && t->dtype != HR_INDEX) return NULL;
+  hr_type_format(t, buf, cap);
+  return buf;
+}
+
+hr_status hr_interp_check_types(const hr_op *op) {
+  char buf[160];
+  const char *bad = NULL;
+  for (int i = 0; !bad && i < op->n_operands; i++) bad = unsupported_type(&op->operands[i]->type, buf, sizeof buf);
+  for (int i = 0; !bad && i < op->n_results; i++) bad = unsupported_type(&op->results[i].type, buf, sizeof buf);
+  if (!bad) return NULL;
+  return hr_op_error(op, HR_UNIMPLEMENTED, "values of type %s are not run yet (read, printed and written only)", bad);
+}
+
 /* Executes `op` with caller-provided arrays for its operand and result tensors. */
 static hr_status exec_op_with(hr_interp *in, frame *f, const hr_op *op, hr_tensor **operands_buf,
                               hr_tensor **results_buf) {
   hr_kernel_fn kernel = in->kernels[op->code];
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
+  HR_TRY(hr_interp_check_types(op));
   for (int i = 0; i < op->n_operands; i++) {
     if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
       return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
@@ -433,6 +455,8 @@ static hr_status kernel_call(hr_interp *in, const hr_op *op, hr_tensor *const *o
   if (!callee || callee->kind != HR_ATTR_SYMBOL) return hr_op_error(op, HR_VERIFY_ERROR, "missing 'callee'");
   const hr_func *fn = hr_module_find_func(in->module, callee->u.str.data);
   if (!fn) return hr_op_error(op, HR_NOT_FOUND, "no function @%s", callee->u.str.data);
+  if (fn->is_declaration)
+    return hr_op_error(op, HR_UNIMPLEMENTED, "calls @%s, which is declared without a body", fn->name);
   if (fn->n_args != op->n_operands || fn->n_results != op->n_results)
     return hr_op_error(op, HR_VERIFY_ERROR, "@%s takes %d arguments and returns %d results", fn->name, fn->n_args, fn->n_results);
   /* The callee's results land directly in the op's result array. */
@@ -673,6 +697,7 @@ void hr_interp_leave(hr_interp *in) {
 hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   hr_kernel_fn kernel = in->kernels[op->code];
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
+  HR_TRY(hr_interp_check_types(op));
   if (produces_own_results(op->code)) return kernel(in, op, operands, results);
   int made;
   hr_status s = alloc_results(in, op, operands, results, &made);
@@ -690,7 +715,9 @@ hr_status hr_module_run(const hr_module *m, const char *fn_name, hr_tensor *cons
   *outputs = NULL;
   *num_outputs = 0;
   const hr_func *fn = hr_module_find_func(m, fn_name ? fn_name : "main");
-  if (!fn) return hr_error(HR_NOT_FOUND, "%s: no function @%s", m->filename, fn_name ? fn_name : "main");
+  if (!fn || fn->is_declaration)
+    return hr_error(HR_NOT_FOUND, "%s: no function @%s%s", m->filename, fn_name ? fn_name : "main",
+                    fn ? " with a body (it is only declared)" : "");
   HR_TRY(check_inputs(fn, inputs, num_inputs));
   hr_interp *in;
   HR_TRY(hr_interp_create(m, opts, &in));

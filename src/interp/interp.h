@@ -87,6 +87,11 @@ void hr_interp_free(hr_interp *in);
 hr_status hr_interp_enter(hr_interp *in, const hr_func *fn);
 void hr_interp_leave(hr_interp *in);
 
+/* HR_UNIMPLEMENTED when `op` reads or makes values of a type no kernel runs yet (the narrow float
+ * types, index, quantized types, futures), naming the type; the interpreter and the executables
+ * check every op before running it. */
+hr_status hr_interp_check_types(const hr_op *op);
+
 /* Runs one op outside any block: result types are resolved as the executor does (declared when
  * static, else inferred from the operands) and `results` receives newly allocated tensors.
  * Ops with regions need an active function (hr_interp_enter). Used to fold constants. */

@@ -33,6 +33,9 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_OPTIMIZATION_BARRIER: return arity(0, -1, 0, -1, 0, 0);
     case HR_OP_AFTER_ALL:
     case HR_OP_TUPLE: return arity(0, -1, 1, 1, 0, 0);
+    case HR_OP_ASYNC_START: return arity(0, -1, 1, 1, 1, 1);
+    case HR_OP_ASYNC_DONE: return arity(1, 1, 0, -1, 0, 0);
+    case HR_OP_COLLECTIVE_REDUCE: return arity(1, 2, 1, 1, 1, 1);
     case HR_OP_ALL_GATHER:
     case HR_OP_ALL_TO_ALL:
     case HR_OP_COLLECTIVE_BROADCAST: return arity(1, -1, 1, -1, 0, 0);
@@ -121,6 +124,8 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_TUPLE] = hri_infer_tuple,
     [HR_OP_GET_TUPLE_ELEMENT] = hri_infer_get_tuple_element,
     [HR_OP_OPTIMIZATION_BARRIER] = hri_infer_same_as_operands,
+    [HR_OP_ASYNC_START] = hri_infer_async_start,
+    [HR_OP_ASYNC_DONE] = hri_infer_async_done,
     [HR_OP_WHILE] = hri_infer_while,
     [HR_OP_IF] = hri_infer_if,
     [HR_OP_CASE] = hri_infer_case,
@@ -176,6 +181,7 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_REDUCE_WINDOW] = hri_infer_reduce_window,
     [HR_OP_SELECT_AND_SCATTER] = hri_infer_select_and_scatter,
     [HR_OP_ALL_REDUCE] = hri_infer_all_reduce,
+    [HR_OP_COLLECTIVE_REDUCE] = hri_infer_collective_reduce,
     [HR_OP_REDUCE_SCATTER] = hri_infer_reduce_scatter,
     [HR_OP_ALL_GATHER] = hri_infer_all_gather,
     [HR_OP_ALL_TO_ALL] = hri_infer_all_to_all,
@@ -216,6 +222,7 @@ const char *hri_type_problem(const hr_type *t) {
       switch (u->kind) {
         case HR_TYPE_TOKEN: depth--; continue;
         case HR_TYPE_TENSOR:
+        case HR_TYPE_BUFFER:
           if (u->dtype <= HR_DTYPE_INVALID || u->dtype >= HR_DTYPE_COUNT) return "invalid element type";
           if (u->shape.rank < 0 || u->shape.rank > HR_MAX_RANK)
             return "rank outside [0, " STRINGIFY(HR_MAX_RANK) "]";
@@ -224,6 +231,7 @@ const char *hri_type_problem(const hr_type *t) {
           depth--;
           continue;
         case HR_TYPE_TUPLE:
+        case HR_TYPE_FUTURE:
           if (u->n_elems < 0 || (u->n_elems > 0 && !u->elems)) return "malformed tuple type";
           idx[depth] = 0;
           break;
@@ -305,56 +313,8 @@ hr_status hr_infer_result_types(const hr_op *op, const hr_type *operand_types,
 /* Messages                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Appends formatted text at *pos within buf[0..cap), saturating at the end. */
-static void tput(char *buf, size_t cap, size_t *pos, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void tput(char *buf, size_t cap, size_t *pos, const char *fmt, ...) {
-  if (*pos >= cap - 1) return;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
-  va_end(ap);
-  if (n < 0) return;
-  *pos = (size_t)n >= cap - *pos ? cap - 1 : *pos + (size_t)n;
-}
-
-/* Prints `t` at *pos; nested tuples deeper than HR_LIMIT_TUPLE_DEPTH print as "...". */
-static void put_type(char *buf, size_t cap, size_t *pos, const hr_type *t, int depth) {
-  switch (t->kind) {
-    case HR_TYPE_TOKEN: tput(buf, cap, pos, "!stablehlo.token"); return;
-    case HR_TYPE_TUPLE:
-      if (depth >= HR_LIMIT_TUPLE_DEPTH || t->n_elems < 0 || (t->n_elems > 0 && !t->elems)) {
-        tput(buf, cap, pos, "tuple<...>");
-        return;
-      }
-      tput(buf, cap, pos, "tuple<");
-      for (int i = 0; i < t->n_elems && *pos < cap - 1; i++) {
-        if (i) tput(buf, cap, pos, ", ");
-        put_type(buf, cap, pos, &t->elems[i], depth + 1);
-      }
-      tput(buf, cap, pos, ">");
-      return;
-    case HR_TYPE_TENSOR: {
-      tput(buf, cap, pos, "tensor<");
-      int rank = t->shape.rank < 0 || t->shape.rank > HR_MAX_RANK ? 0 : t->shape.rank;
-      for (int i = 0; i < rank; i++) {
-        if (t->shape.dims[i] == HR_DYNAMIC)
-          tput(buf, cap, pos, "?x");
-        else
-          tput(buf, cap, pos, "%lldx", (long long)t->shape.dims[i]);
-      }
-      tput(buf, cap, pos, "%s>", hr_dtype_name(t->dtype));
-      return;
-    }
-  }
-  tput(buf, cap, pos, "<invalid type>");
-}
-
 const char *hri_type_str(const hr_type *t, hri_tbuf *buf) {
-  size_t pos = 0, cap = sizeof buf->s;
-  buf->s[0] = '\0';
-  put_type(buf->s, cap, &pos, t, 0);
-  if (pos >= cap - 1) memcpy(buf->s + cap - 4, "...", 4);
+  hr_type_format(t, buf->s, sizeof buf->s);
   return buf->s;
 }
 
@@ -376,7 +336,7 @@ bool hri_is_int(hr_dtype t) { return hr_dtype_is_signed_int(t) || hr_dtype_is_un
 bool hri_is_promotable(hr_dtype from, hr_dtype to) {
   if (from == to) return true;
   bool same_kind = (hri_is_int(from) && hri_is_int(to)) ||
-                   (hr_dtype_is_float(from) && hr_dtype_is_float(to)) ||
+                   (hr_dtype_is_real_float(from) && hr_dtype_is_real_float(to)) ||
                    (hr_dtype_is_complex(from) && hr_dtype_is_complex(to));
   return same_kind && hr_dtype_bits(from) <= hr_dtype_bits(to);
 }
@@ -411,7 +371,7 @@ hr_status hri_want_rank(const hri_ctx *c, int i, int rank, const char *what) {
 
 hr_status hri_want_int_tensor(const hri_ctx *c, int i, const char *what) {
   HR_TRY(hri_want_tensor(c, i));
-  if (hri_is_int(c->in[i].dtype)) return NULL;
+  if (hri_is_int(c->in[i].dtype) || c->in[i].dtype == HR_INDEX) return NULL;
   hri_tbuf b;
   return hri_err(c, "%s (operand #%d) must have an integer element type, got %s", what, i,
                  hri_type_str(&c->in[i], &b));

@@ -3,6 +3,7 @@
  * dot and convolution come from the declared result (preferred element type). */
 #include <string.h>
 
+#include "base/numeric.h"
 #include "ir/infer_internal.h"
 
 /* Checks the optional precision_config: at most two DEFAULT/HIGH/HIGHEST enums. */
@@ -326,7 +327,7 @@ hr_status hri_infer_fft(const hri_ctx *c) {
 static hr_status check_square_matrices(const hri_ctx *c, int i) {
   HR_TRY(hri_want_tensor(c, i));
   const hr_type *t = &c->in[i];
-  if (!hr_dtype_is_float(t->dtype) && !hr_dtype_is_complex(t->dtype))
+  if (!hr_dtype_is_real_float(t->dtype) && !hr_dtype_is_complex(t->dtype))
     return hri_err(c, "operand #%d must have a floating-point or complex element type", i);
   int r = t->shape.rank;
   if (r < 2) return hri_err(c, "operand #%d must have rank >= 2", i);
@@ -372,7 +373,7 @@ hr_status hri_infer_cholesky(const hri_ctx *c) {
  * `vec` (n of them) of its element type and feature size; sets *features (possibly dynamic). */
 static hr_status check_batch_norm(const hri_ctx *c, const int *vec, int n, int64_t *features) {
   HR_TRY(hri_want_tensor(c, 0));
-  if (!hr_dtype_is_float(c->in[0].dtype))
+  if (!hr_dtype_is_real_float(c->in[0].dtype))
     return hri_err(c, "operand must have a floating-point element type");
   int64_t fi;
   HR_TRY(hri_attr_int(c, "feature_index", true, 0, &fi));

@@ -3,6 +3,7 @@
  * replica/partition ids, rng and rng_bit_generator. */
 #include <string.h>
 
+#include "base/numeric.h"
 #include "ir/infer_internal.h"
 
 /* Merges two types that must agree (tensors dim by dim; other kinds must be compatible). */
@@ -46,6 +47,33 @@ hr_status hri_infer_while(const hri_ctx *c) {
     HR_TRY(merge_types(c, &ret->operands[i]->type, &c->in[i], &t, "body result and loop operand"));
     c->out[i] = c->in[i];
   }
+  return NULL;
+}
+
+/* async_start: the region takes the operands and its results become a future of their types. */
+hr_status hri_infer_async_start(const hri_ctx *c) {
+  int n = c->op->n_operands;
+  HR_TRY(check_region_args(c, 0, 0, n, "computation"));
+  const hr_op *ret;
+  HR_TRY(hri_region_return(c, 0, &ret));
+  const hr_type *declared = &c->op->results[0].type;
+  if (declared->kind != HR_TYPE_FUTURE || declared->n_elems != ret->n_operands)
+    return hri_err(c, "the result must be a !stablehlo.future of the %d values the computation returns", ret->n_operands);
+  c->out[0] = *declared; /* its element types are checked against the computation's below */
+  for (int i = 0; i < ret->n_operands; i++) {
+    hr_type t;
+    HR_TRY(merge_types(c, &ret->operands[i]->type, &declared->elems[i], &t, "computation result and future element"));
+  }
+  return NULL;
+}
+
+/* async_done: the values of the future it waits for. */
+hr_status hri_infer_async_done(const hri_ctx *c) {
+  const hr_type *f = &c->in[0];
+  if (f->kind != HR_TYPE_FUTURE) return hri_err(c, "the operand must be a !stablehlo.future");
+  if (c->op->n_results != f->n_elems)
+    return hri_err(c, "expected %d results (the future's values), got %d", f->n_elems, c->op->n_results);
+  for (int i = 0; i < f->n_elems; i++) c->out[i] = f->elems[i];
   return NULL;
 }
 
@@ -176,7 +204,7 @@ hr_status hri_infer_rng(const hri_ctx *c) {
   if (!dist || (strcmp(dist, "UNIFORM") != 0 && strcmp(dist, "NORMAL") != 0))
     return hri_err(c, "attribute 'rng_distribution' must be UNIFORM or NORMAL");
   hr_dtype t = c->in[0].dtype;
-  if (hr_dtype_is_complex(t) || (strcmp(dist, "NORMAL") == 0 && !hr_dtype_is_float(t)))
+  if (hr_dtype_is_complex(t) || (strcmp(dist, "NORMAL") == 0 && !hr_dtype_is_real_float(t)))
     return hri_err(c, "element type %s is invalid for a %s distribution", hr_dtype_name(t), dist);
   hri_ints v;
   HR_TRY(hri_operand_ints(c, 2, "shape", &v));
@@ -194,14 +222,14 @@ hr_status hri_infer_rng(const hri_ctx *c) {
 hr_status hri_infer_rng_bit_generator(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hr_dtype st = c->in[0].dtype;
-  if (!hri_is_int(st) && !hr_dtype_is_float(st))
+  if (!hri_is_int(st) && !hr_dtype_is_real_float(st))
     return hri_err(c, "initial_state must have an integer or floating-point element type");
   const char *alg = hr_op_attr_enum(c->op, "rng_algorithm");
   if (!alg || (strcmp(alg, "DEFAULT") != 0 && strcmp(alg, "THREE_FRY") != 0 && strcmp(alg, "PHILOX") != 0))
     return hri_err(c, "attribute 'rng_algorithm' must be DEFAULT, THREE_FRY or PHILOX");
   hr_type out;
   HR_TRY(hri_declared_tensor(c, 1, true, &out));
-  if (!hri_is_int(out.dtype) && !hr_dtype_is_float(out.dtype))
+  if (!hri_is_int(out.dtype) && !hr_dtype_is_real_float(out.dtype))
     return hri_err(c, "output must have an integer or floating-point element type");
   c->out[0] = c->in[0];
   c->out[1] = out;

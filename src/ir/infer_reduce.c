@@ -138,6 +138,20 @@ hr_status hri_infer_all_reduce(const hri_ctx *c) {
   return NULL;
 }
 
+/* collective_reduce: one operand reduced over its group (to a root, given by the optional second
+ * operand when has_dynamic_root): a result of the operand's shape and the computation's type. */
+hr_status hri_infer_collective_reduce(const hri_ctx *c) {
+  HR_TRY(hri_want_tensors(c, 0, c->op->n_operands));
+  HR_TRY(hri_reducer_region(c, 0, 1, 0, "computation"));
+  hr_dtype e = hri_region_arg_dtype(c, 0, 0);
+  if (!hri_is_promotable(c->in[0].dtype, e))
+    return hri_err(c, "the operand (%s) does not promote to %s", hr_dtype_name(c->in[0].dtype), hr_dtype_name(e));
+  if (c->op->n_operands == 2 && (!hr_dtype_is_signed_int(c->in[1].dtype) && !hr_dtype_is_unsigned_int(c->in[1].dtype)))
+    return hri_err(c, "the root operand must be integers");
+  c->out[0] = hri_tensor(e, &c->in[0].shape);
+  return NULL;
+}
+
 /* The group size of the replica_groups attribute (dim 1 of its [groups, size] tensor), or
  * HR_DYNAMIC when the groups are empty (all replicas). */
 static hr_status group_size(const hri_ctx *c, int64_t *out) {

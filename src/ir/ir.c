@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "base/numeric.h"
+#include "base/limits.h"
 #include "base/strbuf.h"
+#include "ir/print_internal.h"
 
 typedef struct op_info {
   const char *name;
@@ -39,17 +41,54 @@ hr_opcode hr_opcode_lookup(const char *name, size_t len) {
 
 /* ---- types ---- */
 
+void hr_dtype_int_range(hr_dtype t, int64_t *min, int64_t *max) {
+  int bits = hr_dtype_bits(t);
+  if (hr_dtype_is_unsigned_int(t)) {
+    *min = 0;
+    *max = bits >= 64 ? INT64_MAX : (int64_t)((UINT64_C(1) << bits) - 1); /* ui64 above INT64_MAX is not held */
+  } else {
+    *min = bits >= 64 ? INT64_MIN : -(INT64_C(1) << (bits - 1));
+    *max = bits >= 64 ? INT64_MAX : (INT64_C(1) << (bits - 1)) - 1;
+  }
+}
+
+bool hr_quant_equal(const hr_quant *a, const hr_quant *b) {
+  if (!a || !b) return a == b;
+  if (a->storage != b->storage || a->expressed != b->expressed || a->storage_min != b->storage_min ||
+      a->storage_max != b->storage_max || a->axis != b->axis || a->n != b->n)
+    return false;
+  for (int i = 0; i < a->n; i++)
+    if (hr_f64_bits(a->scales[i]) != hr_f64_bits(b->scales[i]) || a->zero_points[i] != b->zero_points[i]) return false;
+  return true;
+}
+
+/* Whether two tensor types have the same bounds (both none, or equal lists). */
+static bool bounds_equal(const hr_type *a, const hr_type *b) {
+  if (!a->bounds || !b->bounds) return a->bounds == b->bounds;
+  return memcmp(a->bounds, b->bounds, sizeof *a->bounds * (size_t)a->shape.rank) == 0;
+}
+
+/* Whether the element lists of two tuple or future types satisfy `same` pairwise. */
+static bool elems_match(const hr_type *a, const hr_type *b, bool (*same)(const hr_type *, const hr_type *)) {
+  if (a->n_elems != b->n_elems) return false;
+  for (int i = 0; i < a->n_elems; i++)
+    if (!same(&a->elems[i], &b->elems[i])) return false;
+  return true;
+}
+
 bool hr_type_equal(const hr_type *a, const hr_type *b) {
   if (a->kind != b->kind) return false;
   switch (a->kind) {
-    case HR_TYPE_TOKEN: return true;
+    case HR_TYPE_TOKEN:
+    case HR_TYPE_NONE: return true;
+    case HR_TYPE_ELEMENT: return a->dtype == b->dtype && hr_quant_equal(a->quant, b->quant);
     case HR_TYPE_TUPLE:
-      if (a->n_elems != b->n_elems) return false;
-      for (int i = 0; i < a->n_elems; i++)
-        if (!hr_type_equal(&a->elems[i], &b->elems[i])) return false;
-      return true;
+    case HR_TYPE_FUTURE: return elems_match(a, b, hr_type_equal);
     case HR_TYPE_TENSOR:
-      if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return false;
+    case HR_TYPE_BUFFER:
+      if (a->dtype != b->dtype || a->shape.rank != b->shape.rank || !hr_quant_equal(a->quant, b->quant) ||
+          !bounds_equal(a, b))
+        return false;
       for (int i = 0; i < a->shape.rank; i++)
         if (a->shape.dims[i] != b->shape.dims[i]) return false;
       return true;
@@ -80,14 +119,10 @@ bool hr_type_bytes(const hr_type *t, size_t *out) {
 
 bool hr_type_compatible(const hr_type *a, const hr_type *b) {
   if (a->kind != b->kind) return false;
-  if (a->kind == HR_TYPE_TUPLE) {
-    if (a->n_elems != b->n_elems) return false;
-    for (int i = 0; i < a->n_elems; i++)
-      if (!hr_type_compatible(&a->elems[i], &b->elems[i])) return false;
-    return true;
-  }
-  if (a->kind != HR_TYPE_TENSOR) return true;
-  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank) return false;
+  if (a->kind == HR_TYPE_TUPLE || a->kind == HR_TYPE_FUTURE) return elems_match(a, b, hr_type_compatible);
+  if (a->kind == HR_TYPE_ELEMENT) return hr_type_equal(a, b);
+  if (a->kind != HR_TYPE_TENSOR && a->kind != HR_TYPE_BUFFER) return true;
+  if (a->dtype != b->dtype || a->shape.rank != b->shape.rank || !hr_quant_equal(a->quant, b->quant)) return false;
   for (int i = 0; i < a->shape.rank; i++) {
     int64_t x = a->shape.dims[i], y = b->shape.dims[i];
     if (x >= 0 && y >= 0 && x != y) return false;
@@ -105,29 +140,103 @@ hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims) {
   return t;
 }
 
-void hr_type_print(hr_strbuf *sb, const hr_type *t) {
-  if (t->kind == HR_TYPE_TOKEN) {
-    hr_strbuf_puts(sb, "!stablehlo.token");
-    return;
-  }
-  if (t->kind == HR_TYPE_TUPLE) {
-    hr_strbuf_puts(sb, "tuple<");
-    for (int i = 0; i < t->n_elems; i++) {
-      if (i) hr_strbuf_puts(sb, ", ");
-      hr_type_print(sb, &t->elems[i]);
+/* Appends a scale and zero point as the quant dialect prints them ("3.400000e+01:16"; no zero point
+ * when it is 0). */
+static void print_quant_params(hr_strbuf *sb, double scale, int64_t zero_point) {
+  hr_print_float_bits(sb, HR_F64, hr_f64_bits(scale));
+  if (zero_point) hr_strbuf_printf(sb, ":%lld", (long long)zero_point);
+}
+
+/* Appends `!quant.uniform<...>` as MLIR's quant dialect prints it: the storage type as i<N> or
+ * u<N>, its range only when narrower than the type's, the expressed type, the axis of a per-axis
+ * type, and the scales with their zero points (per axis in braces, separated by bare commas). */
+static void print_quant(hr_strbuf *sb, const hr_quant *q) {
+  int64_t min, max;
+  hr_dtype_int_range(q->storage, &min, &max);
+  hr_strbuf_printf(sb, "!quant.uniform<%c%d", hr_dtype_is_unsigned_int(q->storage) ? 'u' : 'i',
+                   hr_dtype_bits(q->storage));
+  if (q->storage_min != min || q->storage_max != max)
+    hr_strbuf_printf(sb, "<%lld:%lld>", (long long)q->storage_min, (long long)q->storage_max);
+  hr_strbuf_printf(sb, ":%s", hr_dtype_name(q->expressed));
+  if (q->axis < 0) {
+    hr_strbuf_puts(sb, ", ");
+    print_quant_params(sb, q->scales[0], q->zero_points[0]);
+  } else {
+    hr_strbuf_printf(sb, ":%d, {", (int)q->axis);
+    for (int i = 0; i < q->n; i++) {
+      if (i) hr_strbuf_putc(sb, ',');
+      print_quant_params(sb, q->scales[i], q->zero_points[i]);
     }
-    hr_strbuf_putc(sb, '>');
-    return;
+    hr_strbuf_putc(sb, '}');
   }
-  hr_strbuf_puts(sb, "tensor<");
-  int rank = t->shape.rank < 0 ? 0 : t->shape.rank > HR_MAX_RANK ? HR_MAX_RANK : t->shape.rank;
+  hr_strbuf_putc(sb, '>');
+}
+
+void hr_elem_type_print(hr_strbuf *sb, const hr_type *t) {
+  if (t->quant) print_quant(sb, t->quant);
+  else hr_strbuf_puts(sb, hr_dtype_name(t->dtype));
+}
+
+/* Appends `t`, `depth` levels below the outermost type; malformed types and tuples nested deeper
+ * than HR_LIMIT_TUPLE_DEPTH print as placeholders (messages print types the verifier rejects). */
+static void type_print_at(hr_strbuf *sb, const hr_type *t, int depth) {
+  switch (t->kind) {
+    case HR_TYPE_TOKEN: hr_strbuf_puts(sb, "!stablehlo.token"); return;
+    case HR_TYPE_NONE: hr_strbuf_puts(sb, "none"); return;
+    case HR_TYPE_ELEMENT: hr_elem_type_print(sb, t); return;
+    case HR_TYPE_TUPLE:
+    case HR_TYPE_FUTURE:
+      hr_strbuf_puts(sb, t->kind == HR_TYPE_TUPLE ? "tuple<" : "!stablehlo.future<");
+      if (depth >= HR_LIMIT_TUPLE_DEPTH || t->n_elems < 0 || (t->n_elems > 0 && !t->elems)) {
+        hr_strbuf_puts(sb, "...>");
+        return;
+      }
+      for (int i = 0; i < t->n_elems; i++) {
+        if (i) hr_strbuf_puts(sb, ", ");
+        type_print_at(sb, &t->elems[i], depth + 1);
+      }
+      hr_strbuf_putc(sb, '>');
+      return;
+    case HR_TYPE_TENSOR:
+    case HR_TYPE_BUFFER: break;
+    default: hr_strbuf_puts(sb, "<invalid type>"); return;
+  }
+  hr_strbuf_puts(sb, t->kind == HR_TYPE_TENSOR ? "tensor<" : "memref<");
+  int rank = t->shape.rank < 0 || t->shape.rank > HR_MAX_RANK ? 0 : t->shape.rank;
   for (int i = 0; i < rank; i++) {
     if (t->shape.dims[i] < 0)
       hr_strbuf_puts(sb, "?x");
     else
       hr_strbuf_printf(sb, "%lldx", (long long)t->shape.dims[i]);
   }
-  hr_strbuf_printf(sb, "%s>", hr_dtype_name(t->dtype));
+  hr_elem_type_print(sb, t);
+  if (t->bounds) {
+    hr_strbuf_puts(sb, ", #stablehlo.type_extensions<bounds = [");
+    for (int i = 0; i < rank; i++) {
+      if (i) hr_strbuf_puts(sb, ", ");
+      if (t->bounds[i] < 0) hr_strbuf_putc(sb, '?');
+      else hr_strbuf_printf(sb, "%lld", (long long)t->bounds[i]);
+    }
+    hr_strbuf_puts(sb, "]>");
+  }
+  hr_strbuf_putc(sb, '>');
+}
+
+void hr_type_print(hr_strbuf *sb, const hr_type *t) { type_print_at(sb, t, 0); }
+
+void hr_type_format(const hr_type *t, char *buf, size_t cap) {
+  if (cap == 0) return;
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  type_print_at(&sb, t, 0);
+  size_t n = hr_strbuf_status(&sb) ? 0 : sb.len;
+  if (n >= cap) {
+    n = cap - 1;
+    if (cap >= 4) memcpy(sb.data + n - 3, "...", 3);
+  }
+  if (n) memcpy(buf, sb.data, n);
+  buf[n] = '\0';
+  hr_strbuf_free(&sb);
 }
 
 /* ---- attributes ---- */

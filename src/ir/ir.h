@@ -86,27 +86,59 @@ typedef enum hr_type_kind {
   HR_TYPE_TENSOR = 0, /* tensor<2x?xf32>; rank 0 for tensor<f32> */
   HR_TYPE_TOKEN,      /* !stablehlo.token */
   HR_TYPE_TUPLE,      /* tuple<...> */
+  HR_TYPE_FUTURE,     /* !stablehlo.future<T, ...>: what an async_start's computation will give */
+  HR_TYPE_BUFFER,     /* memref<2xf32>: a buffer (custom calls pin tensors to them); dtype and shape */
+  /* Types that only attributes hold (`accumulation_type = f32`, `stablehlo.attr = none`): */
+  HR_TYPE_ELEMENT,    /* a bare element type: dtype (and quant) */
+  HR_TYPE_NONE,       /* none */
 } hr_type_kind;
+
+/* A uniform quantized element type of the quant dialect: `!quant.uniform<i8:f32, 0.5:-3>` per
+ * tensor, `!quant.uniform<i8<-127:127>:f32:1, {0.5:-3, 0.25}>` along axis 1. An element is stored
+ * as an integer q of type `storage` and stands for (q - zero_point) * scale in `expressed`. */
+typedef struct hr_quant {
+  hr_dtype storage;                 /* i2..i64 or ui2..ui64 (also the tensor type's dtype) */
+  hr_dtype expressed;               /* f16, bf16, f32 or f64 */
+  int64_t storage_min, storage_max; /* the storage range (the storage type's whole range unless narrowed) */
+  int32_t axis;                     /* the quantized dimension; -1 per tensor */
+  int32_t n;                        /* scales and zero points: 1 per tensor, else one per index of `axis` */
+  const double *scales;
+  const int64_t *zero_points;
+} hr_quant;
 
 typedef struct hr_type {
   hr_type_kind kind;
-  hr_dtype dtype;  /* TENSOR only */
-  hr_shape shape;  /* TENSOR only; dims[i] == HR_DYNAMIC for '?' */
-  int n_elems;     /* TUPLE only */
-  struct hr_type *elems; /* TUPLE only (arena) */
+  hr_dtype dtype;  /* TENSOR, BUFFER and ELEMENT (a quantized type's storage type) */
+  hr_shape shape;  /* TENSOR and BUFFER; dims[i] == HR_DYNAMIC for '?' */
+  int n_elems;     /* TUPLE and FUTURE only */
+  struct hr_type *elems; /* TUPLE and FUTURE only (arena) */
+  const hr_quant *quant; /* TENSOR and ELEMENT: the quantized element type, or NULL (arena) */
+  /* TENSOR only: the bounds of bounded dynamism (`tensor<?x2xf32, #stablehlo.type_extensions<bounds
+   * = [16, ?]>>`), one per dimension (HR_DYNAMIC: '?'), or NULL (arena) */
+  const int64_t *bounds;
 } hr_type;
 
+/* The whole range of an integer type (storage_min/max of a quantized type that does not narrow it). */
+void hr_dtype_int_range(hr_dtype t, int64_t *min, int64_t *max);
+bool hr_quant_equal(const hr_quant *a, const hr_quant *b);
 bool hr_type_equal(const hr_type *a, const hr_type *b);
 bool hr_type_is_static(const hr_type *t); /* a tensor with no dynamic dimension */
 /* The bytes of a static tensor type in memory (*out); false for other types, or when they do not
  * fit in size_t. */
 bool hr_type_bytes(const hr_type *t, size_t *out);
-/* Same element type and rank, and every dimension pair equal or at least one dynamic. */
+/* Same element type and rank, and every dimension pair equal or at least one dynamic (bounds are
+ * not compared: an encoding does not change what a value is). */
 bool hr_type_compatible(const hr_type *a, const hr_type *b);
 hr_type hr_tensor_type(hr_dtype dtype, int rank, const int64_t *dims);
-/* Appends the MLIR spelling of a type ("tensor<2x?xf32>", "!stablehlo.token", "tuple<...>"). */
+/* Appends the MLIR spelling of a type ("tensor<2x?xf32>", "!stablehlo.token", "tuple<...>",
+ * "tensor<4x!quant.uniform<i8:f32, 5.000000e-01:-3>>", "!stablehlo.future<tensor<f32>>"). */
 struct hr_strbuf;
 void hr_type_print(struct hr_strbuf *sb, const hr_type *t);
+/* Writes the spelling of `t` into buf[0..cap), NUL-terminated, cut with "..." when longer (for
+ * messages; malformed types print as placeholders). */
+void hr_type_format(const hr_type *t, char *buf, size_t cap);
+/* Appends the element type of a tensor type: its dtype's name or its quantized type. */
+void hr_elem_type_print(struct hr_strbuf *sb, const hr_type *t);
 
 /* Tensor specs (ir/spec.c). */
 /* The spec of a tensor type (a zeroed spec, dtype HR_DTYPE_INVALID, for other types). */
@@ -271,6 +303,9 @@ struct hr_op {
 struct hr_func {
   const char *name; /* without '@' */
   bool is_private;  /* sym_visibility = "private" */
+  /* A declaration (`func.func private @f(tensor<f32>) -> tensor<f32>`): no body; body.args still
+   * hold the parameter types and body.n_ops is 0. Calling one is an error where programs run. */
+  bool is_declaration;
   int n_args;
   int n_results;
   hr_type *result_types;  /* n_results */
@@ -295,6 +330,12 @@ struct hr_module {
 hr_func *hr_module_find_func(const hr_module *m, const char *name);
 /* Finds an op attribute by name; NULL when absent. */
 const hr_attr *hr_op_attr(const hr_op *op, const char *name);
+/* Whether attribute `name` of `op` holds StableHLO's default for it, so that the op without it is
+ * the same op (ir/defaults.c). */
+bool hr_attr_is_default(const hr_op *op, const char *name, const hr_attr *a);
+/* Removes the attributes of `op` that hold their defaults; both readers do, so that text and
+ * bytecode read to the same IR. */
+void hr_op_drop_defaults(hr_op *op);
 
 /* Creates an error whose message starts with the op's position and name:
  * "file.mlir:12:7: stablehlo.add: <message>". */

@@ -274,10 +274,12 @@ void hr_lexer_seek_after(hr_lexer *lx, const hr_token *tok) {
   lx->line_start = tok->line_start;
 }
 
-bool hr_tok_is(const hr_token *tok, const char *word) {
-  size_t n = strlen(word);
-  return tok->kind == HR_TOK_BARE_ID && tok->len == n && memcmp(tok->text, word, n) == 0;
+bool hr_tok_text_is(const hr_token *tok, const char *text) {
+  size_t n = strlen(text);
+  return tok->len == n && memcmp(tok->text, text, n) == 0;
 }
+
+bool hr_tok_is(const hr_token *tok, const char *word) { return tok->kind == HR_TOK_BARE_ID && hr_tok_text_is(tok, word); }
 
 void hr_tok_describe(const hr_token *tok, char *buf, size_t cap) {
   if (tok->kind == HR_TOK_EOF) {

@@ -86,6 +86,8 @@ uint32_t hr_lexer_col(const hr_lexer *lx);
 hr_status hr_lexer_error_status(const hr_lexer *lx);
 /* Whether the token is the bare identifier `word`. */
 bool hr_tok_is(const hr_token *tok, const char *word);
+/* Whether a token of any kind is spelled `text` ("!quant.uniform", "#stablehlo.type_extensions"). */
+bool hr_tok_text_is(const hr_token *tok, const char *text);
 /* A short printable description of a token for messages ("'foo'", "end of input"). */
 void hr_tok_describe(const hr_token *tok, char *buf, size_t cap);
 

@@ -204,23 +204,23 @@ static hr_status parse_opt_dict_attr(hr_parser *p, hr_attr **out) {
   return hr_p_make_dict(p, &entries, out);
 }
 
-/* Parses `%name: type {attrs} loc(...)` entries of a function signature. */
-static hr_status parse_func_params(hr_parser *p, hr_pvec *params) {
+/* Parses `%name: type {attrs} loc(...)` entries of a function signature, or the `type {attrs}`
+ * entries of a declaration's (*unnamed set: the parameters have no names, as in
+ * `func.func private @f(tensor<f32>) -> tensor<f32>`). */
+static hr_status parse_func_params(hr_parser *p, hr_pvec *params, bool *unnamed) {
   HR_TRY(hr_p_expect(p, HR_TOK_LPAREN, "'('"));
+  *unnamed = p->tok.kind != HR_TOK_VALUE_ID && p->tok.kind != HR_TOK_RPAREN && hr_p_at_type(p);
   if (hr_p_accept(p, HR_TOK_RPAREN)) return NULL;
   for (;;) {
     func_slot s = {0};
-    if (p->tok.kind != HR_TOK_VALUE_ID) {
-      if (hr_p_at_type(p))
-        return hr_p_error(p, &p->tok, HR_UNIMPLEMENTED,
-                          "function declarations without a body are not supported");
-      return hr_p_unexpected(p, "a parameter name (%name)");
+    if (!*unnamed) {
+      if (p->tok.kind != HR_TOK_VALUE_ID) return hr_p_unexpected(p, "a parameter name (%name)");
+      s.name = p->tok;
+      if (memchr(s.name.text, '#', s.name.len))
+        return hr_p_error(p, &s.name, HR_PARSE_ERROR, "a parameter name cannot have a result number");
+      hr_p_next(p);
+      HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':'"));
     }
-    s.name = p->tok;
-    if (memchr(s.name.text, '#', s.name.len))
-      return hr_p_error(p, &s.name, HR_PARSE_ERROR, "a parameter name cannot have a result number");
-    hr_p_next(p);
-    HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':'"));
     HR_TRY(hr_p_parse_type(p, &s.type));
     HR_TRY(parse_opt_dict_attr(p, &s.attrs));
     HR_TRY(hr_p_parse_opt_loc(p, NULL));
@@ -276,6 +276,10 @@ static hr_status define_params(hr_parser *p, hr_func *f, const hr_pvec *params) 
     v->type = s[i].type;
     v->owner = &f->body;
     v->index = (uint32_t)i;
+    if (!s[i].name.text) { /* a declaration's parameter: no name, no scope */
+      v->id = f->n_values++;
+      continue;
+    }
     v->name = hr_p_strdup(p, s[i].name.text + 1, s[i].name.len - 1);
     if (!v->name) return hr_p_oom(p);
     HR_TRY(hr_p_new_value_id(p, &s[i].name, &v->id));
@@ -284,15 +288,21 @@ static hr_status define_params(hr_parser *p, hr_func *f, const hr_pvec *params) 
   return NULL;
 }
 
-/* Parses the `{ ... }` body of a function whose parameters are already defined. */
-static hr_status parse_func_body(hr_parser *p, hr_func *f) {
+/* Parses the `{ ... }` body of a function whose parameters are already defined; a function
+ * without one is a declaration, which MLIR requires to be private and to have unnamed parameters. */
+static hr_status parse_func_body(hr_parser *p, hr_func *f, const hr_token *name_tok, bool unnamed) {
   if (p->tok.kind != HR_TOK_LBRACE) {
-    if (p->tok.kind == HR_TOK_EOF || hr_p_is_kw(p, "func.func") || hr_p_is_kw(p, "loc") ||
-        p->tok.kind == HR_TOK_RBRACE)
-      return hr_p_error(p, &p->tok, HR_UNIMPLEMENTED,
-                        "function declarations without a body are not supported");
-    return hr_p_unexpected(p, "'{' starting the function body");
+    if (p->tok.kind != HR_TOK_EOF && !hr_p_is_kw(p, "func.func") && !hr_p_is_kw(p, "loc") &&
+        p->tok.kind != HR_TOK_RBRACE)
+      return hr_p_unexpected(p, "'{' starting the function body");
+    if (!f->is_private)
+      return hr_p_error(p, name_tok, HR_PARSE_ERROR, "a function declaration (no body) must be private");
+    if (f->n_args && !unnamed)
+      return hr_p_error(p, name_tok, HR_PARSE_ERROR, "a function declaration's parameters have no names");
+    f->is_declaration = true;
+    return NULL;
   }
+  if (unnamed) return hr_p_error(p, name_tok, HR_PARSE_ERROR, "a function with a body names its parameters");
   hr_token open = p->tok;
   HR_TRY(hr_p_enter(p, &open));
   hr_p_next(p);
@@ -332,7 +342,8 @@ static hr_status parse_func(hr_parser *p) {
     return hr_p_error(p, &name_tok, HR_PARSE_ERROR, "redefinition of function '@%s'", f->name);
 
   hr_pvec params = {0}, results = {0};
-  HR_TRY(parse_func_params(p, &params));
+  bool unnamed;
+  HR_TRY(parse_func_params(p, &params, &unnamed));
   HR_TRY(parse_func_results(p, &results));
   HR_TRY(check_count(p, &name_tok, params.len, "parameters"));
   HR_TRY(check_count(p, &name_tok, results.len, "results"));
@@ -354,7 +365,7 @@ static hr_status parse_func(hr_parser *p) {
   p->func = f;
   size_t mark = hr_p_scope_mark(p);
   HR_TRY(define_params(p, f, &params));
-  HR_TRY(parse_func_body(p, f));
+  HR_TRY(parse_func_body(p, f, &name_tok, unnamed));
   hr_p_scope_pop(p, mark);
   p->func = NULL;
   HR_TRY(hr_p_parse_opt_loc(p, NULL));
@@ -464,7 +475,7 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
   hr_arena_release(&p.scratch);
   hr_arena_release(&p.op_temp);
   if (p.c_locale) freelocale(p.c_locale);
-  if (!s) s = hr_module_verify(m);
+  if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   if (s) {
     hr_module_free(m);
     return s;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/numeric.h"
 #include "ir/parse_internal.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -172,6 +173,10 @@ hr_status hr_p_check_unique(hr_parser *p, const hr_pvec *entries, const hr_token
   return NULL;
 }
 
+static int compare_entry_names(const void *a, const void *b) {
+  return strcmp(((const hr_named_attr *)a)->name, ((const hr_named_attr *)b)->name);
+}
+
 hr_status hr_p_make_dict(hr_parser *p, const hr_pvec *entries, hr_attr **out) {
   if (entries->len > INT32_MAX)
     return hr_p_error(p, &p->tok, HR_RESOURCE_EXHAUSTED, "too many attributes");
@@ -181,6 +186,8 @@ hr_status hr_p_make_dict(hr_parser *p, const hr_pvec *entries, hr_attr **out) {
   HR_TRY(hr_pvec_export(p, entries, sizeof(hr_named_attr), _Alignof(hr_named_attr), &data));
   a->u.dict.n = (int)entries->len;
   a->u.dict.entries = data;
+  /* MLIR keeps a dictionary's entries sorted by name, however they were written. */
+  qsort(a->u.dict.entries, entries->len, sizeof(hr_named_attr), compare_entry_names);
   *out = a;
   return NULL;
 }
@@ -259,7 +266,7 @@ static hr_status parse_number_attr(hr_parser *p, hr_attr **out) {
   bool is_index = false;
   if (hr_p_accept(p, HR_TOK_COLON)) HR_TRY(parse_scalar_attr_type(p, &dtype, &is_index));
 
-  if (lit.kind == HR_TOK_INTEGER && !hr_dtype_is_float(dtype)) {
+  if (lit.kind == HR_TOK_INTEGER && !hr_dtype_is_real_float(dtype)) {
     uint64_t mag;
     HR_TRY(hr_p_int_token(p, &lit, &mag));
     int64_t v;
@@ -269,7 +276,7 @@ static hr_status parse_number_attr(hr_parser *p, hr_attr **out) {
     (*out)->u.i.is_index = is_index;
     return NULL;
   }
-  if (dtype != HR_DTYPE_INVALID && !hr_dtype_is_float(dtype))
+  if (dtype != HR_DTYPE_INVALID && !hr_dtype_is_real_float(dtype))
     return hr_p_error(p, &lit, HR_PARSE_ERROR, "floating-point literal for integer type %s",
                       hr_dtype_name(dtype));
   double v;
@@ -384,6 +391,20 @@ static hr_status canonical_struct(hr_parser *p, const hr_token *at, const hr_str
 }
 
 /* Parses the `key = value, ...>` body of a dialect struct (after '<'). */
+/* Parses an axis_ref's `(pre_size)size` into a #stablehlo.sub_axis_info STRUCT (the current token is
+ * '('). */
+static hr_status parse_sub_axis_info(hr_parser *p, hr_attr **out) {
+  int64_t pre, size;
+  hr_p_next(p);
+  HR_TRY(hr_p_parse_int(p, &pre));
+  HR_TRY(hr_p_expect(p, HR_TOK_RPAREN, "')'"));
+  HR_TRY(hr_p_parse_int(p, &size));
+  hr_named_attr f[2] = {{"pre_size", hr_p_int_attr(p, pre, HR_DTYPE_INVALID)},
+                        {"size", hr_p_int_attr(p, size, HR_DTYPE_INVALID)}};
+  if (!f[0].value || !f[1].value) return hr_p_oom(p);
+  return hr_p_make_struct(p, "stablehlo.sub_axis_info", f, 2, out);
+}
+
 static hr_status parse_struct_fields(hr_parser *p, hr_pvec *fields) {
   if (hr_p_accept(p, HR_TOK_GREATER)) return NULL;
   for (;;) {
@@ -394,7 +415,7 @@ static hr_status parse_struct_fields(hr_parser *p, hr_pvec *fields) {
     hr_p_next(p);
     HR_TRY(hr_p_expect(p, HR_TOK_EQUAL, "'='"));
     hr_attr *v;
-    HR_TRY(hr_p_parse_attr(p, &v));
+    HR_TRY(p->tok.kind == HR_TOK_LPAREN ? parse_sub_axis_info(p, &v) : hr_p_parse_attr(p, &v));
     HR_TRY(hr_p_add_attr(p, fields, key, v, &key_tok));
     if (hr_p_accept(p, HR_TOK_GREATER)) return NULL;
     HR_TRY(hr_p_expect(p, HR_TOK_COMMA, "',' or '>'"));
@@ -609,14 +630,15 @@ static hr_status parse_array_attr(hr_parser *p, hr_attr **out) {
   return NULL;
 }
 
-/* Parses a type used as an attribute value; a bare element type becomes a rank-0 tensor type. */
+/* Parses a type used as an attribute value: a value type, a bare element type or `none`. */
 static hr_status parse_type_attr(hr_parser *p, hr_attr **out) {
   hr_attr *a = hr_attr_new(p->m, HR_ATTR_TYPE);
   if (!a) return hr_p_oom(p);
-  if (p->tok.kind == HR_TOK_BARE_ID && !hr_p_is_kw(p, "tensor") && !hr_p_is_kw(p, "tuple")) {
-    hr_dtype dt;
-    HR_TRY(hr_p_parse_elem_type(p, &dt));
-    a->u.type = hr_tensor_type(dt, 0, NULL);
+  if (hr_p_accept_kw(p, "none")) {
+    a->u.type.kind = HR_TYPE_NONE;
+  } else if (p->tok.kind == HR_TOK_BARE_ID && !hr_p_is_kw(p, "tensor") && !hr_p_is_kw(p, "tuple")) {
+    a->u.type.kind = HR_TYPE_ELEMENT;
+    HR_TRY(hr_p_parse_elem_type(p, &a->u.type.dtype));
   } else {
     HR_TRY(hr_p_parse_type(p, &a->u.type));
   }

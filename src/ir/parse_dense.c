@@ -82,12 +82,8 @@ hr_status hr_p_int_fits(hr_parser *p, const hr_token *at, hr_dtype dtype, bool n
 }
 
 double hr_p_round_to(hr_dtype dtype, double v) {
-  switch (dtype) {
-    case HR_F16: return hr_f16_to_f64(hr_f64_to_f16(v));
-    case HR_BF16: return hr_bf16_to_f64(hr_f64_to_bf16(v));
-    case HR_F32: return (double)(float)v;
-    default: return v;
-  }
+  if (dtype == HR_DTYPE_INVALID || dtype == HR_F64) return v;
+  return hr_float_from_pattern(dtype, hr_float_to_pattern(dtype, v));
 }
 
 hr_status hr_p_float_token(hr_parser *p, const hr_token *t, hr_dtype dtype, bool neg, double *out) {
@@ -105,22 +101,12 @@ hr_status hr_p_float_token(hr_parser *p, const hr_token *t, hr_dtype dtype, bool
   return NULL;
 }
 
-/* Bit width of the raw pattern for a float type (HR_DTYPE_INVALID: f64). */
-static int float_bits(hr_dtype dtype) {
-  return dtype == HR_F16 || dtype == HR_BF16 ? 16 : dtype == HR_F32 ? 32 : 64;
-}
-
 hr_status hr_p_float_bits(hr_parser *p, const hr_token *at, hr_dtype dtype, uint64_t bits,
                           double *out) {
-  int w = float_bits(dtype);
+  int w = dtype == HR_DTYPE_INVALID ? 64 : hr_float_pattern_bits(dtype);
   if (w < 64 && bits >> w)
     return hr_p_error(p, at, HR_PARSE_ERROR, "hexadecimal literal does not fit %d bits", w);
-  switch (dtype) {
-    case HR_F16: *out = hr_f16_to_f64((uint16_t)bits); break;
-    case HR_BF16: *out = hr_bf16_to_f64((uint16_t)bits); break;
-    case HR_F32: *out = (double)hr_bits_f32((uint32_t)bits); break;
-    default: *out = hr_bits_f64(bits); break;
-  }
+  *out = dtype == HR_DTYPE_INVALID ? hr_bits_f64(bits) : hr_float_from_pattern(dtype, bits);
   return NULL;
 }
 
@@ -140,24 +126,8 @@ static void store_int(hr_dtype dtype, int64_t v, void *dst) {
 
 /* Writes a float value (or raw bits when `is_bits`) of a real float type. */
 static void store_float(hr_dtype dtype, double v, bool is_bits, uint64_t bits, void *dst) {
-  switch (dtype) {
-    case HR_F16:
-    case HR_BF16: {
-      uint16_t h = is_bits ? (uint16_t)bits : dtype == HR_F16 ? hr_f64_to_f16(v) : hr_f64_to_bf16(v);
-      memcpy(dst, &h, 2);
-      break;
-    }
-    case HR_F32: {
-      uint32_t u = is_bits ? (uint32_t)bits : hr_f32_bits((float)v);
-      memcpy(dst, &u, 4);
-      break;
-    }
-    default: {
-      uint64_t u = is_bits ? bits : hr_f64_bits(v);
-      memcpy(dst, &u, 8);
-      break;
-    }
-  }
+  if (is_bits) hr_float_store_pattern(dtype, bits, dst);
+  else hr_float_store(dtype, v, dst);
 }
 
 /* Parses one real float element (`1.5`, `-2`, `0x7FC00000`, `inf`, `-nan`) of type `dtype`. */
@@ -218,7 +188,7 @@ static hr_status parse_elem(hr_parser *p, hr_dtype dtype, void *dst) {
     HR_TRY(parse_float_elem(p, part, (char *)dst + half));
     return hr_p_expect(p, HR_TOK_RPAREN, "')'");
   }
-  if (hr_dtype_is_float(dtype)) return parse_float_elem(p, dtype, dst);
+  if (hr_dtype_is_real_float(dtype)) return parse_float_elem(p, dtype, dst);
   int64_t v;
   HR_TRY(parse_int_elem(p, dtype, &v));
   store_int(dtype, v, dst);
@@ -411,11 +381,7 @@ hr_status hr_p_parse_dense(hr_parser *p, hr_attr **out) {
   hr_token type_tok = p->tok;
   hr_attr *a = hr_attr_new(p->m, HR_ATTR_DENSE);
   if (!a) return hr_p_oom(p);
-  /* Custom-call layouts are written as tensor<Nxindex>; their values are stored as i64. */
-  p->index_as_i64 = true;
-  hr_status ts = hr_p_parse_type(p, &a->u.dense.type);
-  p->index_as_i64 = false;
-  if (ts) return ts;
+  HR_TRY(hr_p_parse_type(p, &a->u.dense.type));
   const hr_type *type = &a->u.dense.type;
   if (type->kind != HR_TYPE_TENSOR)
     return hr_p_error(p, &type_tok, HR_PARSE_ERROR, "a dense literal needs a tensor type");
@@ -477,19 +443,6 @@ hr_status hr_p_pairs_dense_attr(hr_parser *p, const int64_t *v, size_t n_pairs, 
 /* array<T: ...>                                                                                   */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Reads back an element of a real float type as a double. */
-static double load_float(hr_dtype dtype, const uint8_t *raw) {
-  uint16_t h;
-  uint32_t u;
-  double d;
-  switch (dtype) {
-    case HR_F16: memcpy(&h, raw, 2); return hr_f16_to_f64(h);
-    case HR_BF16: memcpy(&h, raw, 2); return hr_bf16_to_f64(h);
-    case HR_F32: memcpy(&u, raw, 4); return (double)hr_bits_f32(u);
-    default: memcpy(&d, raw, 8); return d;
-  }
-}
-
 hr_status hr_p_parse_dense_array(hr_parser *p, hr_attr **out) {
   hr_p_next(p);
   HR_TRY(hr_p_expect(p, HR_TOK_LESS, "'<' after 'array'"));
@@ -498,7 +451,7 @@ hr_status hr_p_parse_dense_array(hr_parser *p, hr_attr **out) {
   HR_TRY(hr_p_parse_elem_type(p, &dtype));
   if (hr_dtype_is_complex(dtype))
     return hr_p_error(p, &type_tok, HR_UNIMPLEMENTED, "complex dense arrays are not supported");
-  bool is_float = hr_dtype_is_float(dtype);
+  bool is_float = hr_dtype_is_real_float(dtype);
   hr_pvec ints = {0}, floats = {0};
   if (!hr_p_accept(p, HR_TOK_GREATER)) {
     HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':' or '>'"));
@@ -506,7 +459,7 @@ hr_status hr_p_parse_dense_array(hr_parser *p, hr_attr **out) {
       if (is_float) {
         uint8_t raw[8];
         HR_TRY(parse_float_elem(p, dtype, raw));
-        double v = load_float(dtype, raw);
+        double v = hr_float_load(dtype, raw);
         HR_TRY(hr_pvec_push(p, &floats, &v, sizeof v));
       } else {
         int64_t v;

@@ -118,7 +118,6 @@ typedef struct hr_parser {
   hr_pvec pending_locs; /* hr_pending_loc: op locations to resolve at the end */
   hr_pvec alias_uses;   /* hr_loc_node*: every alias reference, checked at the end */
   locale_t c_locale;    /* "C" numeric locale for float literals, created on first use */
-  bool index_as_i64;    /* `index` elements are read as i64 (types of dense attributes) */
 } hr_parser;
 
 /* A region argument declared by an op's custom syntax (while iterArgs, reduce reducer args). */

@@ -14,7 +14,11 @@ static const struct {
     {"i1", HR_I1},    {"i2", HR_I2},    {"i4", HR_I4},    {"i8", HR_I8},      {"i16", HR_I16},
     {"i32", HR_I32},  {"i64", HR_I64},  {"ui2", HR_U2},   {"ui4", HR_U4},     {"ui8", HR_U8},
     {"ui16", HR_U16}, {"ui32", HR_U32}, {"ui64", HR_U64}, {"f16", HR_F16},    {"bf16", HR_BF16},
-    {"f32", HR_F32},  {"f64", HR_F64},
+    {"f32", HR_F32},  {"f64", HR_F64},  {"index", HR_INDEX},
+    {"f8E4M3FN", HR_F8E4M3FN},         {"f8E5M2", HR_F8E5M2},       {"f8E4M3FNUZ", HR_F8E4M3FNUZ},
+    {"f8E5M2FNUZ", HR_F8E5M2FNUZ},     {"f8E4M3B11FNUZ", HR_F8E4M3B11FNUZ}, {"f8E3M4", HR_F8E3M4},
+    {"f8E4M3", HR_F8E4M3},             {"f8E8M0FNU", HR_F8E8M0FNU}, {"f4E2M1FN", HR_F4E2M1FN},
+    {"f6E2M3FN", HR_F6E2M3FN},         {"f6E3M2FN", HR_F6E3M2FN},   {"tf32", HR_TF32},
 };
 
 /* A token standing for the lexer's current position, for messages during raw scanning. */
@@ -31,7 +35,7 @@ static hr_token raw_token(const hr_parser *p) {
 
 /* Whether a bare identifier names a scalar type we recognise but do not support. */
 static bool is_unsupported_scalar(const hr_token *t) {
-  static const char *const prefixes[] = {"si", "f8", "f4", "f6", "tf32", "f80", "f128", "index"};
+  static const char *const prefixes[] = {"si", "f8", "f4", "f6", "f80", "f128"};
   for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++) {
     size_t n = strlen(prefixes[i]);
     if (t->len >= n && memcmp(t->text, prefixes[i], n) == 0) return true;
@@ -47,9 +51,8 @@ static bool is_unsupported_scalar(const hr_token *t) {
 hr_status hr_p_parse_elem_type(hr_parser *p, hr_dtype *out) {
   hr_token t = p->tok;
   if (t.kind == HR_TOK_BANG_ID)
-    return hr_p_error(p, &t, HR_UNIMPLEMENTED,
-                      "element type '%.*s' is not supported (quantized and dialect types are not "
-                      "implemented)", (int)(t.len > 40 ? 40 : t.len), t.text);
+    return hr_p_error(p, &t, HR_UNIMPLEMENTED, "element type '%.*s' is not supported here",
+                      (int)(t.len > 40 ? 40 : t.len), t.text);
   if (t.kind != HR_TOK_BARE_ID) return hr_p_unexpected(p, "an element type");
   for (size_t i = 0; i < sizeof elem_types / sizeof *elem_types; i++) {
     if (hr_tok_is(&t, elem_types[i].name)) {
@@ -57,11 +60,6 @@ hr_status hr_p_parse_elem_type(hr_parser *p, hr_dtype *out) {
       hr_p_next(p);
       return NULL;
     }
-  }
-  if (p->index_as_i64 && hr_tok_is(&t, "index")) {
-    *out = HR_I64;
-    hr_p_next(p);
-    return NULL;
   }
   if (hr_tok_is(&t, "complex")) {
     hr_p_next(p);
@@ -117,18 +115,145 @@ static hr_status check_tensor_size(hr_parser *p, const hr_token *at, const hr_ty
   return NULL;
 }
 
+/* ---- quantized element types ---- */
+
+/* Parses a quant storage type: `i8`, `u8`, ... with an optional `<min:max>` range (the current
+ * token is the bare identifier). */
+static hr_status parse_quant_storage(hr_parser *p, hr_quant *q) {
+  hr_token t = p->tok;
+  static const struct {
+    const char *name;
+    hr_dtype dtype;
+  } storages[] = {{"i2", HR_I2},  {"i4", HR_I4},   {"i8", HR_I8},   {"i16", HR_I16}, {"i32", HR_I32},
+                  {"i64", HR_I64}, {"u2", HR_U2},  {"u4", HR_U4},   {"u8", HR_U8},   {"u16", HR_U16},
+                  {"u32", HR_U32}};
+  q->storage = HR_DTYPE_INVALID;
+  for (size_t i = 0; i < sizeof storages / sizeof *storages; i++)
+    if (t.kind == HR_TOK_BARE_ID && hr_tok_is(&t, storages[i].name)) q->storage = storages[i].dtype;
+  if (q->storage == HR_DTYPE_INVALID)
+    return hr_p_error(p, &t, HR_UNIMPLEMENTED, "quantized storage type '%.*s' is not supported (i2 to i64, u2 to u32)",
+                      (int)(t.len > 20 ? 20 : t.len), t.text);
+  hr_p_next(p);
+  hr_dtype_int_range(q->storage, &q->storage_min, &q->storage_max);
+  if (!hr_p_accept(p, HR_TOK_LESS)) return NULL;
+  int64_t min, max;
+  HR_TRY(hr_p_parse_int(p, &min));
+  HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':' in the storage range"));
+  HR_TRY(hr_p_parse_int(p, &max));
+  if (min < q->storage_min || max > q->storage_max || min > max)
+    return hr_p_error(p, &t, HR_PARSE_ERROR, "storage range <%lld:%lld> is not within the storage type's",
+                      (long long)min, (long long)max);
+  q->storage_min = min;
+  q->storage_max = max;
+  return hr_p_expect(p, HR_TOK_GREATER, "'>' closing the storage range");
+}
+
+/* Parses `scale[:zero_point]` into the vectors; the zero point must lie in the storage range. */
+static hr_status parse_quant_param(hr_parser *p, const hr_quant *q, hr_pvec *scales, hr_pvec *zero_points) {
+  hr_token at = p->tok;
+  bool neg = hr_p_accept(p, HR_TOK_MINUS);
+  hr_token num = p->tok;
+  if (num.kind != HR_TOK_FLOAT && num.kind != HR_TOK_INTEGER) return hr_p_unexpected(p, "a scale");
+  double scale;
+  HR_TRY(hr_p_float_token(p, &num, HR_F64, neg, &scale));
+  hr_p_next(p);
+  int64_t zp = 0;
+  if (hr_p_accept(p, HR_TOK_COLON)) HR_TRY(hr_p_parse_int(p, &zp));
+  if (zp < q->storage_min || zp > q->storage_max)
+    return hr_p_error(p, &at, HR_PARSE_ERROR, "zero point %lld is outside the storage range [%lld, %lld]",
+                      (long long)zp, (long long)q->storage_min, (long long)q->storage_max);
+  HR_TRY(hr_pvec_push(p, scales, &scale, sizeof scale));
+  return hr_pvec_push(p, zero_points, &zp, sizeof zp);
+}
+
+/* Parses `!quant.uniform<storage:expressed[:axis], params>`; the current token is the BANG_ID. */
+static hr_status parse_quant_type(hr_parser *p, const hr_quant **out) {
+  hr_token start = p->tok;
+  if (!hr_tok_text_is(&start, "!quant.uniform"))
+    return hr_p_error(p, &start, HR_UNIMPLEMENTED, "element type '%.*s' is not supported (of the quant dialect, "
+                      "!quant.uniform)", (int)(start.len > 40 ? 40 : start.len), start.text);
+  hr_p_next(p);
+  HR_TRY(hr_p_expect(p, HR_TOK_LESS, "'<' after !quant.uniform"));
+  hr_quant *q = HR_ARENA_NEW(&p->m->arena, hr_quant);
+  if (!q) return hr_p_oom(p);
+  HR_TRY(parse_quant_storage(p, q));
+  HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':' before the expressed type"));
+  hr_token et = p->tok;
+  HR_TRY(hr_p_parse_elem_type(p, &q->expressed));
+  if (!hr_dtype_is_float(q->expressed))
+    return hr_p_error(p, &et, HR_PARSE_ERROR, "the expressed type of a quantized type must be f16, bf16, f32 or f64");
+  q->axis = -1;
+  if (hr_p_accept(p, HR_TOK_COLON)) {
+    int64_t axis;
+    HR_TRY(hr_p_parse_int(p, &axis));
+    if (axis < 0 || axis >= HR_MAX_RANK) return hr_p_error(p, &et, HR_PARSE_ERROR, "quantized dimension %lld", (long long)axis);
+    q->axis = (int32_t)axis;
+  }
+  HR_TRY(hr_p_expect(p, HR_TOK_COMMA, "',' before the scale"));
+  hr_pvec scales = {0}, zero_points = {0};
+  if (q->axis < 0) {
+    HR_TRY(parse_quant_param(p, q, &scales, &zero_points));
+  } else {
+    HR_TRY(hr_p_expect(p, HR_TOK_LBRACE, "'{' opening the per-axis scales"));
+    do HR_TRY(parse_quant_param(p, q, &scales, &zero_points));
+    while (hr_p_accept(p, HR_TOK_COMMA));
+    HR_TRY(hr_p_expect(p, HR_TOK_RBRACE, "'}' closing the per-axis scales"));
+  }
+  HR_TRY(hr_p_expect(p, HR_TOK_GREATER, "'>' closing the quantized type"));
+  if (scales.len > INT32_MAX) return hr_p_error(p, &start, HR_RESOURCE_EXHAUSTED, "too many scales");
+  q->n = (int32_t)scales.len;
+  void *data;
+  HR_TRY(hr_pvec_export(p, &scales, sizeof(double), _Alignof(double), &data));
+  q->scales = data;
+  HR_TRY(hr_pvec_export(p, &zero_points, sizeof(int64_t), _Alignof(int64_t), &data));
+  q->zero_points = data;
+  *out = q;
+  return NULL;
+}
+
+/* Parses a tensor encoding after the element type's ',': `#stablehlo.type_extensions<bounds =
+ * [16, ?]>` (bounded dynamism; one bound per dimension, only dynamic dimensions bounded). */
+static hr_status parse_tensor_encoding(hr_parser *p, hr_type *t) {
+  hr_token at = p->tok;
+  if (at.kind != HR_TOK_HASH_ID || !hr_tok_text_is(&at, "#stablehlo.type_extensions"))
+    return hr_p_error(p, &at, HR_UNIMPLEMENTED, "tensor encoding '%.*s' is not supported (only "
+                      "#stablehlo.type_extensions)", (int)(at.len > 40 ? 40 : at.len), at.text);
+  hr_p_next(p);
+  HR_TRY(hr_p_expect(p, HR_TOK_LESS, "'<'"));
+  HR_TRY(hr_p_expect_kw(p, "bounds"));
+  HR_TRY(hr_p_expect(p, HR_TOK_EQUAL, "'='"));
+  HR_TRY(hr_p_expect(p, HR_TOK_LSQUARE, "'['"));
+  int64_t *bounds = HR_ARENA_ARRAY(&p->m->arena, int64_t, t->shape.rank ? (size_t)t->shape.rank : 1);
+  if (!bounds) return hr_p_oom(p);
+  int n = 0;
+  while (p->tok.kind != HR_TOK_RSQUARE) {
+    if (n && !hr_p_accept(p, HR_TOK_COMMA)) return hr_p_unexpected(p, "',' or ']'");
+    if (n == t->shape.rank) return hr_p_error(p, &at, HR_PARSE_ERROR, "more bounds than the tensor's %d dimensions", t->shape.rank);
+    int64_t b = HR_DYNAMIC;
+    if (!hr_p_accept(p, HR_TOK_QUESTION)) HR_TRY(hr_p_parse_int(p, &b));
+    if (b < 0 && b != HR_DYNAMIC) return hr_p_error(p, &at, HR_PARSE_ERROR, "a negative bound");
+    if (b >= 0 && t->shape.dims[n] != HR_DYNAMIC)
+      return hr_p_error(p, &at, HR_PARSE_ERROR, "dimension %d is static and cannot have a bound", n);
+    bounds[n++] = b;
+  }
+  hr_p_next(p);
+  if (n != t->shape.rank) return hr_p_error(p, &at, HR_PARSE_ERROR, "%d bounds for a tensor of rank %d", n, t->shape.rank);
+  t->bounds = bounds;
+  return hr_p_expect(p, HR_TOK_GREATER, "'>'");
+}
+
 /* Parses `tensor<d0xd1x...xT>`; the current token is `tensor`. The dimension list is scanned
  * character by character because `2x3xf32` is not a sequence of ordinary tokens. */
-static hr_status parse_tensor_type(hr_parser *p, hr_type *out) {
+static hr_status parse_tensor_type(hr_parser *p, hr_type_kind kind, hr_type *out) {
   hr_token start = p->tok;
   hr_lexer_seek_after(&p->lx, &start);
   hr_lexer_skip_space(&p->lx);
   if (hr_lexer_peek(&p->lx) != '<') {
     hr_p_next(p);
-    return hr_p_unexpected(p, "'<' after 'tensor'");
+    return hr_p_unexpected(p, "'<' after the type's name");
   }
   p->lx.pos++;
-  out->kind = HR_TYPE_TENSOR;
+  out->kind = kind;
   for (;;) {
     hr_lexer_skip_space(&p->lx);
     hr_token at = raw_token(p);
@@ -155,19 +280,30 @@ static hr_status parse_tensor_type(hr_parser *p, hr_type *out) {
     out->shape.dims[out->shape.rank++] = dim;
   }
   hr_p_next(p);
-  HR_TRY(hr_p_parse_elem_type(p, &out->dtype));
-  if (p->tok.kind == HR_TOK_COMMA)
-    return hr_p_error(p, &p->tok, HR_UNIMPLEMENTED,
-                      "tensor encodings (such as bounded dynamic dimensions) are not supported");
+  if (kind == HR_TYPE_BUFFER) { /* memref<2xf32>: no quantization, layout or memory space */
+    HR_TRY(hr_p_parse_elem_type(p, &out->dtype));
+    if (p->tok.kind == HR_TOK_COMMA)
+      return hr_p_error(p, &p->tok, HR_UNIMPLEMENTED, "memref layouts and memory spaces are not supported");
+  } else if (p->tok.kind == HR_TOK_BANG_ID) {
+    HR_TRY(parse_quant_type(p, &out->quant));
+    out->dtype = out->quant->storage;
+    if (out->quant->axis >= out->shape.rank ||
+        (out->quant->axis >= 0 && out->shape.dims[out->quant->axis] >= 0 &&
+         out->shape.dims[out->quant->axis] != out->quant->n))
+      return hr_p_error(p, &start, HR_PARSE_ERROR, "the per-axis scales do not match the quantized dimension");
+  } else {
+    HR_TRY(hr_p_parse_elem_type(p, &out->dtype));
+  }
+  if (kind == HR_TYPE_TENSOR && hr_p_accept(p, HR_TOK_COMMA)) HR_TRY(parse_tensor_encoding(p, out));
   HR_TRY(hr_p_expect(p, HR_TOK_GREATER, "'>' closing the tensor type"));
   return check_tensor_size(p, &start, out);
 }
 
-/* Parses `tuple<T, ...>`; the current token is `tuple`. */
-static hr_status parse_tuple_type(hr_parser *p, hr_type *out) {
+/* Parses `tuple<T, ...>` or `!stablehlo.future<T, ...>` (the current token) as a `kind` type. */
+static hr_status parse_tuple_type(hr_parser *p, hr_type_kind kind, hr_type *out) {
   hr_token start = p->tok;
   hr_p_next(p);
-  HR_TRY(hr_p_expect(p, HR_TOK_LESS, "'<' after 'tuple'"));
+  HR_TRY(hr_p_expect(p, HR_TOK_LESS, "'<'"));
   HR_TRY(hr_p_enter(p, &start));
   hr_pvec elems = {0};
   if (!hr_p_accept(p, HR_TOK_GREATER)) {
@@ -182,7 +318,7 @@ static hr_status parse_tuple_type(hr_parser *p, hr_type *out) {
   hr_p_leave(p);
   if (elems.len > INT32_MAX)
     return hr_p_error(p, &start, HR_RESOURCE_EXHAUSTED, "tuple has too many elements");
-  out->kind = HR_TYPE_TUPLE;
+  out->kind = kind;
   out->n_elems = (int)elems.len;
   void *data;
   HR_TRY(hr_pvec_export(p, &elems, sizeof(hr_type), _Alignof(hr_type), &data));
@@ -193,7 +329,7 @@ static hr_status parse_tuple_type(hr_parser *p, hr_type *out) {
 bool hr_p_at_type(const hr_parser *p) {
   if (p->tok.kind == HR_TOK_BANG_ID) return true;
   if (p->tok.kind != HR_TOK_BARE_ID) return false;
-  if (hr_p_is_kw(p, "tensor") || hr_p_is_kw(p, "tuple") || hr_p_is_kw(p, "complex")) return true;
+  if (hr_p_is_kw(p, "tensor") || hr_p_is_kw(p, "tuple") || hr_p_is_kw(p, "complex") || hr_p_is_kw(p, "memref")) return true;
   for (size_t i = 0; i < sizeof elem_types / sizeof *elem_types; i++)
     if (hr_tok_is(&p->tok, elem_types[i].name)) return true;
   return is_unsupported_scalar(&p->tok);
@@ -203,17 +339,19 @@ hr_status hr_p_parse_type(hr_parser *p, hr_type *out) {
   memset(out, 0, sizeof *out);
   hr_token t = p->tok;
   if (t.kind == HR_TOK_BANG_ID) {
-    if (t.len == 16 && memcmp(t.text, "!stablehlo.token", 16) == 0) {
+    if (hr_tok_text_is(&t, "!stablehlo.token")) {
       out->kind = HR_TYPE_TOKEN;
       hr_p_next(p);
       return NULL;
     }
+    if (hr_tok_text_is(&t, "!stablehlo.future")) return parse_tuple_type(p, HR_TYPE_FUTURE, out);
     return hr_p_error(p, &t, HR_UNIMPLEMENTED, "type '%.*s' is not supported",
                       (int)(t.len > 40 ? 40 : t.len), t.text);
   }
-  if (hr_tok_is(&t, "tensor")) return parse_tensor_type(p, out);
-  if (hr_tok_is(&t, "tuple")) return parse_tuple_type(p, out);
-  if (hr_tok_is(&t, "vector") || hr_tok_is(&t, "memref") || hr_tok_is(&t, "none") ||
+  if (hr_tok_is(&t, "tensor")) return parse_tensor_type(p, HR_TYPE_TENSOR, out);
+  if (hr_tok_is(&t, "memref")) return parse_tensor_type(p, HR_TYPE_BUFFER, out);
+  if (hr_tok_is(&t, "tuple")) return parse_tuple_type(p, HR_TYPE_TUPLE, out);
+  if (hr_tok_is(&t, "vector") || hr_tok_is(&t, "none") ||
       hr_p_at_type(p))
     return hr_p_error(p, &t, HR_UNIMPLEMENTED,
                       "type '%.*s' is not supported (expected a tensor, tuple or token type)",
@@ -263,45 +401,4 @@ hr_status hr_p_parse_sig(hr_parser *p, hr_sig *sig) {
   return parse_sig_results(p, sig);
 }
 
-/* Appends formatted text to buf at *pos, never overflowing. */
-__attribute__((format(printf, 4, 5))) static void append(char *buf, size_t cap, size_t *pos,
-                                                         const char *fmt, ...) {
-  if (*pos >= cap) return;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(buf + *pos, cap - *pos, fmt, ap);
-  va_end(ap);
-  if (n > 0) *pos += (size_t)n < cap - *pos ? (size_t)n : cap - *pos - 1;
-}
-
-/* Formats a type into buf at *pos; tuples are shown to a bounded depth. */
-static void type_str_at(const hr_type *t, char *buf, size_t cap, size_t *pos, int depth) {
-  switch (t->kind) {
-    case HR_TYPE_TOKEN: append(buf, cap, pos, "!stablehlo.token"); return;
-    case HR_TYPE_TUPLE:
-      append(buf, cap, pos, "tuple<");
-      for (int i = 0; i < t->n_elems && depth < 8; i++) {
-        if (i) append(buf, cap, pos, ", ");
-        type_str_at(&t->elems[i], buf, cap, pos, depth + 1);
-      }
-      append(buf, cap, pos, ">");
-      return;
-    case HR_TYPE_TENSOR:
-      append(buf, cap, pos, "tensor<");
-      for (int i = 0; i < t->shape.rank && i < HR_MAX_RANK; i++) {
-        if (t->shape.dims[i] < 0)
-          append(buf, cap, pos, "?x");
-        else
-          append(buf, cap, pos, "%lldx", (long long)t->shape.dims[i]);
-      }
-      append(buf, cap, pos, "%s>", hr_dtype_name(t->dtype));
-      return;
-  }
-}
-
-void hr_p_type_str(const hr_type *t, char *buf, size_t cap) {
-  size_t pos = 0;
-  if (cap == 0) return;
-  buf[0] = '\0';
-  type_str_at(t, buf, cap, &pos, 0);
-}
+void hr_p_type_str(const hr_type *t, char *buf, size_t cap) { hr_type_format(t, buf, cap); }

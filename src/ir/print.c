@@ -373,7 +373,8 @@ static hr_status print_signature(hr_printer *p, const hr_func *f) {
   hr_strbuf_putc(p->out, '(');
   for (int i = 0; i < f->n_args; i++) {
     if (i) hr_strbuf_puts(p->out, ", ");
-    HR_TRY(hr_print_block_arg(p, &f->body.args[i]));
+    if (f->is_declaration) HR_TRY(hr_print_type(p, &f->body.args[i].type)); /* unnamed */
+    else HR_TRY(hr_print_block_arg(p, &f->body.args[i]));
     if (f->arg_attrs) HR_TRY(print_optional_dict(p, f->arg_attrs[i]));
   }
   hr_strbuf_putc(p->out, ')');
@@ -401,7 +402,8 @@ static hr_status check_func(const hr_func *f) {
   return NULL;
 }
 
-/* Appends `  func.func <visibility> @name(...) -> ... {` ... `  }`. */
+/* Appends `  func.func <visibility> @name(...) -> ... {` ... `  }` (a declaration without the
+ * body). */
 static hr_status print_func(hr_printer *p, const hr_func *f) {
   HR_TRY(check_func(f));
   hr_value_name *names;
@@ -417,6 +419,10 @@ static hr_status print_func(hr_printer *p, const hr_func *f) {
   if (f->attrs && f->attrs->u.dict.n > 0) {
     hr_strbuf_puts(p->out, " attributes");
     HR_TRY(hr_print_attr_dict(p, f->attrs->u.dict.entries, f->attrs->u.dict.n));
+  }
+  if (f->is_declaration) {
+    hr_strbuf_putc(p->out, '\n');
+    return NULL;
   }
   hr_strbuf_puts(p->out, " {\n");
   HR_TRY(print_block_ops(p, &f->body));

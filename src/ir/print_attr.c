@@ -22,13 +22,19 @@ enum {
 static hr_status check_type_at(const hr_printer *p, const hr_type *t, int depth) {
   if (depth > HR_LIMIT_NESTING_DEPTH) return hr_print_error(p, "type nesting exceeds %d", HR_LIMIT_NESTING_DEPTH);
   switch (t->kind) {
-    case HR_TYPE_TOKEN: return NULL;
+    case HR_TYPE_TOKEN:
+    case HR_TYPE_NONE: return NULL;
+    case HR_TYPE_ELEMENT:
+      if (t->dtype <= HR_DTYPE_INVALID || t->dtype >= HR_DTYPE_COUNT) return hr_print_error(p, "an invalid element type");
+      return NULL;
     case HR_TYPE_TUPLE:
+    case HR_TYPE_FUTURE:
       if (t->n_elems < 0 || (t->n_elems > 0 && !t->elems))
         return hr_print_error(p, "malformed tuple type");
       for (int i = 0; i < t->n_elems; i++) HR_TRY(check_type_at(p, &t->elems[i], depth + 1));
       return NULL;
     case HR_TYPE_TENSOR:
+    case HR_TYPE_BUFFER:
       if (t->dtype <= HR_DTYPE_INVALID || t->dtype >= HR_DTYPE_COUNT)
         return hr_print_error(p, "tensor type with an invalid element type");
       if (t->shape.rank < 0 || t->shape.rank > HR_MAX_RANK)
@@ -36,6 +42,8 @@ static hr_status check_type_at(const hr_printer *p, const hr_type *t, int depth)
       for (int i = 0; i < t->shape.rank; i++)
         if (t->shape.dims[i] < 0 && t->shape.dims[i] != HR_DYNAMIC)
           return hr_print_error(p, "tensor type with dimension %lld", (long long)t->shape.dims[i]);
+      if (t->quant && (t->quant->n < 1 || !t->quant->scales || !t->quant->zero_points))
+        return hr_print_error(p, "malformed quantized type");
       return NULL;
   }
   return hr_print_error(p, "type of unknown kind %d", (int)t->kind);
@@ -116,28 +124,6 @@ static void put_int(hr_printer *p, hr_dtype t, int64_t v) {
   }
 }
 
-/* Loads a float of type t (f16, bf16, f32, f64) from memory as its bit pattern. */
-static uint64_t load_float_bits(hr_dtype t, const unsigned char *p) {
-  switch (t) {
-    case HR_F16:
-    case HR_BF16: {
-      uint16_t v;
-      memcpy(&v, p, 2);
-      return v;
-    }
-    case HR_F32: {
-      uint32_t v;
-      memcpy(&v, p, 4);
-      return v;
-    }
-    default: {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      return v;
-    }
-  }
-}
-
 /* Appends one element of a dense attribute: `true`, `-3`, `1.500000e+00`, `(1.0,2.0)`. */
 static void put_dense_element(hr_printer *p, hr_dtype t, const unsigned char *e) {
   if (t == HR_I1) {
@@ -146,12 +132,12 @@ static void put_dense_element(hr_printer *p, hr_dtype t, const unsigned char *e)
     hr_dtype part = t == HR_C64 ? HR_F32 : HR_F64;
     size_t half = hr_dtype_size(t) / 2;
     hr_strbuf_putc(p->out, '(');
-    hr_print_float_bits(p->out, part, load_float_bits(part, e));
+    hr_print_float_bits(p->out, part, hr_float_load_pattern(part, e));
     hr_strbuf_putc(p->out, ',');
-    hr_print_float_bits(p->out, part, load_float_bits(part, e + half));
+    hr_print_float_bits(p->out, part, hr_float_load_pattern(part, e + half));
     hr_strbuf_putc(p->out, ')');
-  } else if (hr_dtype_is_float(t)) {
-    hr_print_float_bits(p->out, t, load_float_bits(t, e));
+  } else if (hr_dtype_is_real_float(t)) {
+    hr_print_float_bits(p->out, t, hr_float_load_pattern(t, e));
   } else {
     int64_t v = 0;
     hr_read_int_element(t, e, &v); /* every remaining type is an integer type */
@@ -249,14 +235,14 @@ hr_status hr_print_dense_array_elems(hr_printer *p, const hr_attr *a) {
   HR_TRY(dtype_name(p, t, &name));
   int64_t n = a->u.dense_array.n;
   if (n < 0) return hr_print_error(p, "dense array of %lld elements", (long long)n);
-  bool is_float = hr_dtype_is_float(t);
+  bool is_float = hr_dtype_is_real_float(t);
   if (hr_dtype_is_complex(t) ||
       (n > 0 && !(is_float ? (void *)a->u.dense_array.floats : (void *)a->u.dense_array.ints)))
     return hr_print_error(p, "malformed array<%s> attribute", name);
   for (int64_t i = 0; i < n; i++) {
     if (i) hr_strbuf_puts(p->out, ", ");
     if (is_float)
-      hr_print_float_bits(p->out, t, hr_float_bits_of(t, a->u.dense_array.floats[i]));
+      hr_print_float_bits(p->out, t, hr_float_to_pattern(t, a->u.dense_array.floats[i]));
     else if (t == HR_I1)
       hr_strbuf_puts(p->out, a->u.dense_array.ints[i] ? "true" : "false");
     else
@@ -404,6 +390,12 @@ bool hr_print_conv_dims(hr_printer *p, const hr_attr *a) {
  * when they can, and MLIR's `raw` struct form otherwise. */
 static hr_status print_struct(hr_printer *p, const hr_attr *a, int depth) {
   if (!a->u.strct.name) return hr_print_error(p, "struct attribute without a name");
+  const hr_attr *pre = hr_attr_field(a, "pre_size"), *size = hr_attr_field(a, "size");
+  if (strcmp(a->u.strct.name, "stablehlo.sub_axis_info") == 0 && pre && size && pre->kind == HR_ATTR_INT &&
+      size->kind == HR_ATTR_INT) { /* an axis_ref's `(pre_size)size` */
+    hr_strbuf_printf(p->out, "(%lld)%lld", (long long)pre->u.i.value, (long long)size->u.i.value);
+    return NULL;
+  }
   hr_strbuf_printf(p->out, "#%s<", a->u.strct.name);
   if (strcmp(a->u.strct.name, "stablehlo.conv") == 0) {
     if (hr_print_conv_dims(p, a)) {
@@ -436,20 +428,20 @@ static hr_status print_attr_at(hr_printer *p, const hr_attr *a, int depth) {
         return NULL;
       }
       HR_TRY(dtype_name(p, a->u.i.dtype, &tname));
-      if (hr_dtype_is_float(a->u.i.dtype) || hr_dtype_is_complex(a->u.i.dtype))
+      if (hr_dtype_is_real_float(a->u.i.dtype) || hr_dtype_is_complex(a->u.i.dtype))
         return hr_print_error(p, "integer attribute of type %s", tname);
       put_int(p, a->u.i.dtype, a->u.i.value);
       hr_strbuf_printf(p->out, " : %s", tname);
       return NULL;
     case HR_ATTR_FLOAT:
       if (a->u.f.dtype == HR_DTYPE_INVALID) {
-        hr_print_float_bits(p->out, HR_F64, hr_float_bits_of(HR_F64, a->u.f.value));
+        hr_print_float_bits(p->out, HR_F64, hr_float_to_pattern(HR_F64, a->u.f.value));
         return NULL;
       }
       HR_TRY(dtype_name(p, a->u.f.dtype, &tname));
-      if (!hr_dtype_is_float(a->u.f.dtype))
+      if (!hr_dtype_is_real_float(a->u.f.dtype))
         return hr_print_error(p, "float attribute of type %s", tname);
-      hr_print_float_bits(p->out, a->u.f.dtype, hr_float_bits_of(a->u.f.dtype, a->u.f.value));
+      hr_print_float_bits(p->out, a->u.f.dtype, hr_float_to_pattern(a->u.f.dtype, a->u.f.value));
       hr_strbuf_printf(p->out, " : %s", tname);
       return NULL;
     case HR_ATTR_STRING:

@@ -14,6 +14,7 @@
  * Round-tripping is decided exactly, with big integers, by checking that the decimal lies inside
  * the interval of reals that round (to nearest, ties to even) to the original value.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,13 +127,27 @@ typedef struct float_format {
   int bias;
 } float_format;
 
-/* The layout of a float dtype; false for other dtypes. */
+/* The layout of a float dtype; false for other dtypes. The narrow types' patterns are their
+ * minifloat encodings (tf32: 19 bits; f8E8M0FNU: 8 exponent bits, no sign); which of their
+ * encodings are NaN or infinite is theirs to say (decompose asks hr_float_from_pattern). */
 static bool format_of(hr_dtype t, float_format *f) {
   switch (t) {
     case HR_F16: *f = (float_format){10, 5, 15}; return true;
     case HR_BF16: *f = (float_format){7, 8, 127}; return true;
     case HR_F32: *f = (float_format){23, 8, 127}; return true;
     case HR_F64: *f = (float_format){52, 11, 1023}; return true;
+    case HR_TF32: *f = (float_format){10, 8, 127}; return true;
+    case HR_F8E4M3FN:
+    case HR_F8E4M3: *f = (float_format){3, 4, 7}; return true;
+    case HR_F8E4M3FNUZ: *f = (float_format){3, 4, 8}; return true;
+    case HR_F8E4M3B11FNUZ: *f = (float_format){3, 4, 11}; return true;
+    case HR_F8E5M2: *f = (float_format){2, 5, 15}; return true;
+    case HR_F8E5M2FNUZ: *f = (float_format){2, 5, 16}; return true;
+    case HR_F8E3M4: *f = (float_format){4, 3, 3}; return true;
+    case HR_F8E8M0FNU: *f = (float_format){0, 8, 127}; return true;
+    case HR_F4E2M1FN: *f = (float_format){1, 2, 1}; return true;
+    case HR_F6E2M3FN: *f = (float_format){3, 2, 1}; return true;
+    case HR_F6E3M2FN: *f = (float_format){2, 3, 3}; return true;
     default: return false;
   }
 }
@@ -164,6 +179,20 @@ static bool decompose(const float_format *f, uint64_t bits, float_parts *out) {
   out->exp = (int)e - f->bias - f->mant_bits;
   out->binade_start = frac == 0 && e > 1;
   return true;
+}
+
+/* Splits a finite nonzero value of a narrow float type (exactly a double) into its significand and
+ * exponent at the type's precision: normal values have mant_bits + 1 significant bits, values below
+ * the smallest normal (2^(1 - bias); f8E8M0FNU, all normal: 2^-bias) are multiples of its quantum. */
+static void decompose_narrow(hr_dtype t, const float_format *f, double v, float_parts *out) {
+  int min_exp = t == HR_F8E8M0FNU ? -f->bias : 1 - f->bias; /* the smallest normal's exponent */
+  double a = fabs(v);
+  int e = ilogb(a);
+  if (e < min_exp) e = min_exp; /* subnormal: the smallest normal's quantum */
+  out->negative = signbit(v);
+  out->exp = e - f->mant_bits;
+  out->mant = (uint64_t)ldexp(a, -out->exp);
+  out->binade_start = out->mant == (UINT64_C(1) << f->mant_bits) && e > min_exp;
 }
 
 /* ---- APFloat::toString's digit generation ---- */
@@ -390,15 +419,28 @@ void hr_print_float_bits(hr_strbuf *sb, hr_dtype t, uint64_t bits) {
   }
   int total = 1 + f.exp_bits + f.mant_bits;
   if (total < 64) bits &= (UINT64_C(1) << total) - 1;
-  uint64_t magnitude = bits & ~(UINT64_C(1) << (total - 1));
-  if (magnitude == 0) {
-    hr_strbuf_puts(sb, bits ? "-0.000000e+00" : "0.000000e+00");
-    return;
-  }
   float_parts v;
-  if (!decompose(&f, bits, &v)) {
-    put_hex(sb, bits);
-    return;
+  if (hr_dtype_is_narrow_float(t)) { /* which encodings are zero, NaN or infinite is the type's to say */
+    double value = hr_float_from_pattern(t, bits);
+    if (value == 0) {
+      hr_strbuf_puts(sb, signbit(value) ? "-0.000000e+00" : "0.000000e+00");
+      return;
+    }
+    if (!isfinite(value)) {
+      put_hex(sb, bits);
+      return;
+    }
+    decompose_narrow(t, &f, value, &v);
+  } else {
+    uint64_t magnitude = bits & ~(UINT64_C(1) << (total - 1));
+    if (magnitude == 0) {
+      hr_strbuf_puts(sb, bits ? "-0.000000e+00" : "0.000000e+00");
+      return;
+    }
+    if (!decompose(&f, bits, &v)) {
+      put_hex(sb, bits);
+      return;
+    }
   }
   decimal d;
   if (to_decimal(&v, 6, &d) && reads_back(&d, &v)) {
@@ -412,13 +454,4 @@ void hr_print_float_bits(hr_strbuf *sb, hr_dtype t, uint64_t bits) {
     return;
   }
   put_hex(sb, bits);
-}
-
-uint64_t hr_float_bits_of(hr_dtype t, double value) {
-  switch (t) {
-    case HR_F16: return hr_f64_to_f16(value);
-    case HR_BF16: return hr_f64_to_bf16(value);
-    case HR_F32: return hr_f32_bits((float)value);
-    default: return hr_f64_bits(value);
-  }
 }

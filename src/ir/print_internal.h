@@ -16,13 +16,10 @@
 
 /* ---- floats (print_float.c) ---- */
 
-/* Appends a float of type `t` (f16, bf16, f32 or f64), given as its IEEE bit pattern, exactly as
+/* Appends a float of type `t` (any float type), given as its bit pattern (hr_float_to_pattern), exactly as
  * MLIR prints float literals: a 6-digit "%e"-like form when it reads back to the same bits, else
  * the shortest form APFloat guarantees to round-trip, else (NaN, infinity, large integers) hex. */
 void hr_print_float_bits(hr_strbuf *sb, hr_dtype t, uint64_t bits);
-
-/* The bit pattern of `value` rounded to float type `t` (f16, bf16, f32 or f64). */
-uint64_t hr_float_bits_of(hr_dtype t, double value);
 
 /* ---- SSA names (print_names.c) ---- */
 

@@ -390,6 +390,11 @@ static hr_status verify_body(verifier *v, int index) {
   const hr_func *f = v->m->funcs[index];
   v->cur = index;
   v->func = f;
+  if (f->is_declaration) {
+    if (f->body.n_ops) return func_error(v->m, f, "a declaration has a body");
+    if (!f->is_private) return func_error(v->m, f, "a declaration (no body) must be private");
+    return NULL;
+  }
   void *buf;
   hr_status s = reserve(v, v->state, &v->state_cap, f->n_values, 1, &buf);
   v->state = buf;

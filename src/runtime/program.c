@@ -175,9 +175,9 @@ static hr_status list_outputs(hr_program *prog) {
 /* Finds the entry function and sets up binding, inputs, outputs and the cache lock. */
 static hr_status setup(hr_program *prog, const char *fn_name) {
   prog->fn = hr_module_find_func(prog->module, fn_name);
-  if (!prog->fn)
-    return hr_error(HR_NOT_FOUND, "%s: no function @%s", prog->module->filename ? prog->module->filename : "?",
-                    fn_name);
+  if (!prog->fn || prog->fn->is_declaration)
+    return hr_error(HR_NOT_FOUND, "%s: no function @%s%s", prog->module->filename ? prog->module->filename : "?",
+                    fn_name, prog->fn ? " with a body (it is only declared)" : "");
   HR_TRY(bind_params(prog));
   return list_outputs(prog);
 }

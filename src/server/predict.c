@@ -470,6 +470,7 @@ static void put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i) {
       srv_json_put_i64(sb, i32);
       return;
     case HR_I64:
+    case HR_INDEX:
       memcpy(&i64, p, 8);
       srv_json_put_i64(sb, i64);
       return;
@@ -519,6 +520,23 @@ static void put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i) {
       srv_json_put_float(sb, HR_F64, u64);
       hr_strbuf_putc(sb, ']');
       return;
+    case HR_F8E4M3FN:
+    case HR_F8E5M2:
+    case HR_F8E4M3FNUZ:
+    case HR_F8E5M2FNUZ:
+    case HR_F8E4M3B11FNUZ:
+    case HR_F8E3M4:
+    case HR_F8E4M3:
+    case HR_F8E8M0FNU:
+    case HR_F4E2M1FN:
+    case HR_F6E2M3FN:
+    case HR_F6E3M2FN:
+    case HR_TF32: {
+      double v = hr_narrow_float_load(t->dtype, p);
+      memcpy(&u64, &v, 8);
+      srv_json_put_float(sb, HR_F64, u64);
+      return;
+    }
     case HR_DTYPE_INVALID:
     case HR_DTYPE_COUNT: break;
   }

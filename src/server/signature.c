@@ -106,6 +106,20 @@ const char *srv_dtype_tf_name(hr_dtype t) {
     case HR_F64: return "DT_DOUBLE";
     case HR_C64: return "DT_COMPLEX64";
     case HR_C128: return "DT_COMPLEX128";
+    case HR_F8E5M2: return "DT_FLOAT8_E5M2";
+    case HR_F8E4M3FN: return "DT_FLOAT8_E4M3FN";
+    case HR_F8E4M3FNUZ: return "DT_FLOAT8_E4M3FNUZ";
+    case HR_F8E4M3B11FNUZ: return "DT_FLOAT8_E4M3B11FNUZ";
+    case HR_F8E5M2FNUZ: return "DT_FLOAT8_E5M2FNUZ";
+    /* types TensorFlow has no DataType for */
+    case HR_F8E3M4:
+    case HR_F8E4M3:
+    case HR_F8E8M0FNU:
+    case HR_F4E2M1FN:
+    case HR_F6E2M3FN:
+    case HR_F6E3M2FN:
+    case HR_TF32:
+    case HR_INDEX:
     case HR_DTYPE_INVALID:
     case HR_DTYPE_COUNT: break;
   }

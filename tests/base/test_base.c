@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/crc.h"
 #include "base/file.h"
 #include "base/strbuf.h"
 #include "base/threadpool.h"
@@ -177,8 +178,22 @@ TEST(threadpool_back_to_back_jobs) {
   hr_threadpool_free(pool);
 }
 
+/* Both CRCs against their published check values, and continued over a split input. */
+TEST(crcs_match_their_check_values) {
+  CHECK_EQ_INT(hr_crc32(0, "123456789", 9), 0xCBF43926u);
+  CHECK_EQ_INT(hr_crc32(0, "", 0), 0);
+  const char *text = "The quick brown fox jumps over the lazy dog";
+  CHECK_EQ_INT(hr_crc32(0, text, strlen(text)), 0x414FA339u);
+  CHECK_EQ_INT(hr_crc32(hr_crc32(0, text, 13), text + 13, strlen(text) - 13), 0x414FA339u);
+  CHECK_EQ_INT(hr_crc32c(0, "123456789", 9), 0xE3069283u);
+  CHECK_EQ_INT(hr_crc32c(0, "", 0), 0);
+  CHECK_EQ_INT(hr_crc32c(0, text, strlen(text)), 0x22620404u);
+  CHECK_EQ_INT(hr_crc32c(hr_crc32c(0, text, 13), text + 13, strlen(text) - 13), 0x22620404u);
+}
+
 int main(void) {
   RUN(status_carries_code_and_message);
+  RUN(crcs_match_their_check_values);
   RUN(arena_aligns_and_grows);
   RUN(arena_rewinds_and_reuses_chunks);
   RUN(strbuf_appends_and_formats);

@@ -70,6 +70,16 @@ else
   fail "convert to and from a portable artifact"
 fi
 expect_error convert-extension "the output's extension names no form" convert "$tmp/add.mlir" "$tmp/add.txt"
+# convert to a jax.export file (by extension, or --to), for a chosen StableHLO version; read back by content.
+if "$bin" convert "$tmp/add.mlir" "$tmp/add.bin" >/dev/null && "$bin" convert "$tmp/add.mlir" "$tmp/add.exp" --to jax-export --target 1.4 >/dev/null &&
+   "$bin" inspect "$tmp/add.exp" | grep -q "producer StableHLO_v1.4.0" && "$bin" inspect "$tmp/add.bin" | grep -q "^fun_name: main" &&
+   "$bin" run "$tmp/add.bin" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" | grep -qF "[[3, 5, 7],"; then
+  pass "convert to a jax.export file"
+else
+  fail "convert to a jax.export file"
+fi
+expect_error convert-target "written for versions 1.0 to 1.20" convert "$tmp/add.mlir" "$tmp/add.mlirbc" --target 0.9
+expect_error convert-to "not a form" convert "$tmp/add.mlir" "$tmp/add.mlirbc" --to yaml
 
 # jax.export's shape assertions: a false predicate fails with JAX's message, values substituted.
 cat >"$tmp/assert.mlir" <<'MLIR'

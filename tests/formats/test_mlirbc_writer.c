@@ -155,7 +155,7 @@ static rt_result round_trip(const char *name, hr_module *m, char **reason) {
   *reason = NULL;
   hr_strbuf bc;
   hr_strbuf_init(&bc, NULL);
-  hr_status s = hr_bc_write_module(m, &bc);
+  hr_status s = hr_bc_write_module(m, HR_BC_VERSION_DEFAULT, &bc);
   if (s) {
     rt_result r = hr_status_code(s) == HR_UNIMPLEMENTED ? RT_REFUSED : RT_FAILED;
     if (r == RT_FAILED) printf("  %s: write failed: %s\n", name, hr_status_message(s));
@@ -264,7 +264,7 @@ TEST(test_header_and_small_module) {
   hr_status s;
   hr_strbuf bc;
   hr_strbuf_init(&bc, NULL);
-  s = hr_bc_write_module(m, &bc);
+  s = hr_bc_write_module(m, HR_BC_VERSION_DEFAULT, &bc);
   CHECK(s == NULL);
   hr_status_free(s);
   CHECK(bc.len > 22 && memcmp(bc.data, "ML\xef" "R", 4) == 0);
@@ -289,11 +289,64 @@ TEST(test_refusal_names_what) {
   hr_status s;
   hr_strbuf bc;
   hr_strbuf_init(&bc, NULL);
-  s = hr_bc_write_module(m, &bc);
+  s = hr_bc_write_module(m, HR_BC_VERSION_DEFAULT, &bc);
   CHECK(s != NULL && hr_status_code(s) == HR_UNIMPLEMENTED);
   if (s) CHECK_STR_CONTAINS(hr_status_message(s), "result_accuracy");
   hr_status_free(s);
   hr_strbuf_free(&bc);
+  hr_module_free(m);
+}
+
+/* Target versions: parsed as users write them, written into the producer string, and an attribute
+ * only later versions have is refused at the earlier ones, naming the version. */
+TEST(test_target_versions) {
+  uint16_t v = 0;
+  hr_status s = hr_bc_parse_version("1.8", &v);
+  CHECK(s == NULL && v == 108);
+  hr_status_free(s);
+  s = hr_bc_parse_version("1.20.1", &v);
+  CHECK(s == NULL && v == 120);
+  hr_status_free(s);
+  const char *bad[] = {"0.9.0", "1.21", "2.0", "1", "1.x", "1.8.0.1", "", "1.8 "};
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    s = hr_bc_parse_version(bad[i], &v);
+    CHECK(s != NULL);
+    hr_status_free(s);
+  }
+  s = hr_bc_parse_version("1.21", &v);
+  if (s) CHECK_STR_CONTAINS(hr_status_message(s), "1.0 to 1.20");
+  hr_status_free(s);
+  const char *text =
+      "func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {\n"
+      "  %0 = stablehlo.tan %arg0 : tensor<4xf32>\n"
+      "  return %0 : tensor<4xf32>\n"
+      "}\n";
+  hr_module *m = parse_or_report("tan.mlir", text);
+  if (!m) return;
+  const struct {
+    uint16_t version;
+    const char *producer; /* NULL: refused, naming `reason` */
+    const char *reason;
+  } cases[] = {{100, NULL, "no VHLO op at VHLO 1.0"}, {104, "StableHLO_v1.4.0", NULL}, {120, "StableHLO_v1.20.0", NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    hr_strbuf bc;
+    hr_strbuf_init(&bc, NULL);
+    s = hr_bc_write_module(m, cases[i].version, &bc);
+    if (cases[i].producer) {
+      CHECK(s == NULL);
+      CHECK(bc.len > 22 && strcmp(bc.data + 5, cases[i].producer) == 0);
+      hr_module *back = NULL;
+      hr_status r = hr_module_parse_bytecode("tan.mlirbc", bc.data, bc.len, NULL, &back);
+      CHECK(r == NULL && back != NULL);
+      hr_status_free(r);
+      hr_module_free(back);
+    } else {
+      CHECK(s != NULL && hr_status_code(s) == HR_UNIMPLEMENTED);
+      if (s) CHECK_STR_CONTAINS(hr_status_message(s), cases[i].reason);
+    }
+    hr_status_free(s);
+    hr_strbuf_free(&bc);
+  }
   hr_module_free(m);
 }
 
@@ -392,14 +445,22 @@ static void attr_form(const hr_bc_file *f, uint32_t i, char *out, size_t cap) {
 
 /* Compares, op by op where the two files have the same op, whether it is isolated from above and
  * the forms of its properties record's attributes (attr_form); mismatches are tallied as
- * "op attr: theirs -> ours". */
+ * "op attr: theirs -> ours". With `same_version` (b was written at a's VHLO version) every VHLO op
+ * must also have the same name: "vhlo.x_vN -> vhlo.x_vM" is tallied otherwise. */
 static void compare_blocks(const hr_bc_file *a, const hr_bc_block *ba, const hr_bc_file *b, const hr_bc_block *bb,
-                           tally *diffs, int *compared) {
+                           bool same_version, tally *diffs, int *compared) {
   if (ba->n_ops != bb->n_ops) return;
   for (uint32_t i = 0; i < ba->n_ops; i++) {
     const hr_bc_op *oa = &ba->ops[i], *ob = &bb->ops[i];
     const char *name = a->opnames[oa->name].full;
-    if (strcmp(name, b->opnames[ob->name].full) != 0) continue;
+    if (strcmp(name, b->opnames[ob->name].full) != 0) {
+      if (same_version && strncmp(name, "vhlo.", 5) == 0) {
+        char key[200];
+        snprintf(key, sizeof key, "%s -> %s at %s", name, b->opnames[ob->name].full, a->producer);
+        tally_add(diffs, key, false);
+      }
+      continue;
+    }
     if (a->version >= 6 && oa->isolated != ob->isolated) { /* older writers marked fewer ops */
       char key[200];
       snprintf(key, sizeof key, "%s isolated from above: %d -> %d", name, oa->isolated, ob->isolated);
@@ -427,20 +488,31 @@ static void compare_blocks(const hr_bc_file *a, const hr_bc_block *ba, const hr_
     }
     for (uint32_t r = 0; r < oa->n_regions && r < ob->n_regions; r++)
       if (oa->regions[r].n_blocks == 1 && ob->regions[r].n_blocks == 1)
-        compare_blocks(a, &oa->regions[r].blocks[0], b, &ob->regions[r].blocks[0], diffs, compared);
+        compare_blocks(a, &oa->regions[r].blocks[0], b, &ob->regions[r].blocks[0], same_version, diffs, compared);
   }
 }
 
-/* Writes module `m` read from the bytecode `data` and compares the two files' attribute forms. */
+/* Writes module `m` read from the bytecode `data` at the original's VHLO version (its producer's,
+ * "StableHLO_v1.5.0"; the default where that is outside what we write) and compares the two files'
+ * op names and attribute forms. *versions counts the files written at their own version. */
 static void compare_with_original(const char *name, const char *data, size_t n, const hr_module *m, tally *diffs,
-                                  int *compared) {
+                                  int *compared, int *versions) {
+  hr_bc_file *fa = NULL, *fb = NULL;
+  hr_status s = hr_bc_read(name, (const uint8_t *)data, n, NULL, &fa);
+  uint16_t version = HR_BC_VERSION_DEFAULT;
+  bool same_version = false;
+  if (!s && strncmp(fa->producer, "StableHLO_v", 11) == 0) {
+    hr_status v = hr_bc_parse_version(fa->producer + 11, &version);
+    same_version = v == NULL;
+    if (v) version = HR_BC_VERSION_DEFAULT;
+    hr_status_free(v);
+  }
+  *versions += same_version;
   hr_strbuf bc;
   hr_strbuf_init(&bc, NULL);
-  hr_status s = hr_bc_write_module(m, &bc);
-  hr_bc_file *fa = NULL, *fb = NULL;
-  if (!s) s = hr_bc_read(name, (const uint8_t *)data, n, NULL, &fa);
+  if (!s) s = hr_bc_write_module(m, version, &bc);
   if (!s) s = hr_bc_read(name, (const uint8_t *)bc.data, bc.len, NULL, &fb);
-  if (!s) compare_blocks(fa, &fa->top, fb, &fb->top, diffs, compared);
+  if (!s) compare_blocks(fa, &fa->top, fb, &fb->top, same_version, diffs, compared);
   hr_status_free(s);
   hr_bc_free(fa);
   hr_bc_free(fb);
@@ -449,7 +521,7 @@ static void compare_with_original(const char *name, const char *data, size_t n, 
 
 /* Counts of the real-artifact round trips. */
 typedef struct real_counts {
-  int read, written, refused, failed, compared;
+  int read, written, refused, failed, compared, own_version;
   tally reasons, diffs;
 } real_counts;
 
@@ -480,7 +552,7 @@ static void real_dir(const char *dir, int depth, real_counts *rc) {
       hr_status_free(s);
       continue;
     }
-    compare_with_original(e->d_name, data, n, m, &rc->diffs, &rc->compared);
+    compare_with_original(e->d_name, data, n, m, &rc->diffs, &rc->compared, &rc->own_version);
     free(data);
     rc->read++;
     char *reason = NULL;
@@ -500,7 +572,8 @@ static void real_dir(const char *dir, int depth, real_counts *rc) {
 }
 
 /* Every real portable artifact in ../shared/real the reader reads (any bytecode and VHLO version)
- * is written at VHLO 1.8 and read back equal, or refused with HR_UNIMPLEMENTED; where the original
+ * is written at VHLO 1.8 and read back equal, or refused with HR_UNIMPLEMENTED. Written again at
+ * its own VHLO version (1.0 to 1.20), every op has the original's VHLO name; where the original
  * has the same op, the forms of its inherent attributes and (bytecode 6) its isolation agree. */
 TEST(test_real_artifacts_round_trip) {
   const char *root = getenv("HLORUN_SOURCE_DIR");
@@ -510,7 +583,8 @@ TEST(test_real_artifacts_round_trip) {
   real_dir(dir, 0, &rc);
   tally_print(&rc.reasons, "real artifacts: refusals by reason");
   tally_print(&rc.diffs, "real artifacts: attribute forms that differ from StableHLO's writer (op attr: theirs -> ours)");
-  printf("real artifacts: %d properties attributes compared with StableHLO's writer\n", rc.compared);
+  printf("real artifacts: %d properties attributes compared with StableHLO's writer, %d files rewritten at "
+         "their own VHLO version with the same op names\n", rc.compared, rc.own_version);
   printf("real artifacts: %d read, %d written and read back equal, %d refused, %d failed\n", rc.read, rc.written,
          rc.refused, rc.failed);
   CHECK_EQ_INT(rc.failed, 0);
@@ -539,6 +613,7 @@ TEST(test_tiny_transformer) {
 int main(void) {
   RUN(test_header_and_small_module);
   RUN(test_refusal_names_what);
+  RUN(test_target_versions);
   RUN(test_tiny_transformer);
   RUN(test_corpus_round_trip);
   RUN(test_real_artifacts_round_trip);

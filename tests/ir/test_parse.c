@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/numeric.h"
+#include "base/strbuf.h"
 #include "ir/ir.h"
 #include "test.h"
 
@@ -371,15 +372,64 @@ TEST(types) {
   hr_module_free(m);
 }
 
+/* The element types of the spec beyond the common ones, quantized types, bounds, futures and
+ * buffers: read into the IR and printed back as MLIR prints them. */
+TEST(spec_types_parse_and_print) {
+  static const char *const types[] = {
+      "tensor<2xf8E4M3FN>", "tensor<2xf8E5M2>", "tensor<2xf8E4M3FNUZ>", "tensor<2xf8E5M2FNUZ>",
+      "tensor<2xf8E4M3B11FNUZ>", "tensor<2xf8E3M4>", "tensor<2xf8E4M3>", "tensor<2xf8E8M0FNU>",
+      "tensor<2xf4E2M1FN>", "tensor<2xf6E2M3FN>", "tensor<2xf6E3M2FN>", "tensor<2xtf32>", "tensor<2xindex>",
+      "tensor<2x!quant.uniform<i8:f32, 3.400000e+01:16>>", "tensor<2x!quant.uniform<u8:bf16, 5.000000e-01>>",
+      "tensor<2x!quant.uniform<i8<-127:127>:f32:0, {1.000000e-01:-30,5.000000e-01}>>",
+      "tensor<?x2xf32, #stablehlo.type_extensions<bounds = [16, ?]>>", "!stablehlo.future<tensor<f32>, tensor<i32>>",
+      "memref<2xf32>"};
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+    char text[512];
+    snprintf(text, sizeof text, "func.func private @f(%s) -> %s\n", types[i], types[i]);
+    hr_module *m = PARSE_OK(text);
+    if (!m) continue;
+    const hr_func *f = m->funcs[0];
+    CHECK(f->is_declaration && f->n_args == 1);
+    hr_strbuf sb;
+    hr_strbuf_init(&sb, NULL);
+    hr_type_print(&sb, &f->body.args[0].type);
+    if (!sb.data || strcmp(sb.data, types[i]) != 0) {
+      fprintf(stderr, "type %s printed as %s\n", types[i], sb.data ? sb.data : "(nothing)");
+      test_failures_++;
+    }
+    CHECK(hr_type_equal(&f->body.args[0].type, &f->result_types[0]));
+    hr_strbuf_free(&sb);
+    hr_module_free(m);
+  }
+  /* a quantized type's parameters */
+  hr_module *m = PARSE_OK("func.func private @f(tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.1:-30,0.5}>>)\n");
+  const hr_quant *q = m ? m->funcs[0]->body.args[0].type.quant : NULL;
+  CHECK(q && q->storage == HR_I8 && q->expressed == HR_F32 && q->axis == 0 && q->n == 2 && q->storage_min == -127);
+  CHECK(q && q->scales[0] == 0.1 && q->zero_points[0] == -30 && q->zero_points[1] == 0);
+  CHECK(m && m->funcs[0]->body.args[0].type.dtype == HR_I8);
+  hr_module_free(m);
+  /* element types and none as attribute values */
+  m = PARSE_OK("func.func @f() attributes {a = tf32, b = none, c = f8E4M3FN} {\n  return\n}\n");
+  const hr_attr *attrs = m ? m->funcs[0]->attrs : NULL;
+  CHECK(attrs && hr_attr_field(attrs, "a")->u.type.kind == HR_TYPE_ELEMENT && hr_attr_field(attrs, "a")->u.type.dtype == HR_TF32);
+  CHECK(attrs && hr_attr_field(attrs, "b")->u.type.kind == HR_TYPE_NONE);
+  hr_module_free(m);
+}
+
 TEST(type_errors) {
   EXPECT_ERROR("func.func @main(%a: tensor<2xsi32>) {\n  return\n}\n", HR_UNIMPLEMENTED,
                "t.mlir:1:30: element type 'si32' is not supported");
-  EXPECT_ERROR("func.func @main(%a: tensor<2xf8E4M3FN>) {\n  return\n}\n", HR_UNIMPLEMENTED,
-               "element type 'f8E4M3FN'");
-  EXPECT_ERROR("func.func @main(%a: tensor<2x!quant.uniform<i8:f32, 1.0>>) {\n  return\n}\n",
-               HR_UNIMPLEMENTED, "quantized");
+  EXPECT_ERROR("func.func @main(%a: tensor<2xf80>) {\n  return\n}\n", HR_UNIMPLEMENTED, "element type 'f80'");
+  EXPECT_ERROR("func.func @main(%a: tensor<2x!quant.any<i8:f32>>) {\n  return\n}\n", HR_UNIMPLEMENTED,
+               "!quant.uniform");
   EXPECT_ERROR("func.func @main(%a: tensor<?xf32, #stablehlo.bounds<4>>) {\n  return\n}\n",
-               HR_UNIMPLEMENTED, "tensor encodings");
+               HR_UNIMPLEMENTED, "tensor encoding '#stablehlo.bounds' is not supported");
+  EXPECT_ERROR("func.func @main(%a: tensor<2x!quant.uniform<i8:f32, 1.0:200>>) {\n  return\n}\n", HR_PARSE_ERROR,
+               "zero point 200 is outside the storage range [-128, 127]");
+  EXPECT_ERROR("func.func @main(%a: tensor<3x!quant.uniform<i8:f32:0, {1.0, 2.0}>>) {\n  return\n}\n",
+               HR_PARSE_ERROR, "per-axis scales do not match");
+  EXPECT_ERROR("func.func @main(%a: tensor<2xf32, #stablehlo.type_extensions<bounds = [4]>>) {\n  return\n}\n",
+               HR_PARSE_ERROR, "dimension 0 is static and cannot have a bound");
   EXPECT_ERROR("func.func @main(%a: tensor<*xf32>) {\n  return\n}\n", HR_UNIMPLEMENTED,
                "unranked");
   EXPECT_ERROR("func.func @main(%a: f32) {\n  return\n}\n", HR_UNIMPLEMENTED, "type 'f32'");
@@ -823,7 +873,7 @@ TEST(forms_calls_and_misc) {
                 FUNC("%x: tensor<f32>", "tensor<f32>",
                      "%r = \"stablehlo.custom_call\"(%x) {backend_config = \"\", call_target_name = \"foo.bar\", has_side_effect = true} : (tensor<f32>) -> tensor<f32>"),
                 HR_OP_CUSTOM_CALL);
-  /* Custom-call layouts use tensor<Nxindex>, read as i64 (index is not a supported value type). */
+  /* Custom-call layouts use tensor<Nxindex>: 64-bit index elements. */
   hr_module *m = PARSE_OK(FUNC("%x: tensor<2x3xf32>", "tensor<2x3xf32>",
       "%r = stablehlo.custom_call @lapack(%x) {api_version = 4 : i32, backend_config = {mode = 1 : i64},"
       " operand_layouts = [dense<[0, 1]> : tensor<2xindex>], result_layouts = [dense<[1, 0]> : tensor<2xindex>]}"
@@ -833,15 +883,13 @@ TEST(forms_calls_and_misc) {
   CHECK(layouts && layouts->kind == HR_ATTR_ARRAY && layouts->u.array.n == 1);
   if (layouts && layouts->u.array.n == 1) {
     const hr_attr *l = layouts->u.array.items[0];
-    CHECK(l->kind == HR_ATTR_DENSE && l->u.dense.type.dtype == HR_I64);
+    CHECK(l->kind == HR_ATTR_DENSE && l->u.dense.type.dtype == HR_INDEX);
     int64_t dims[2];
     int n;
     CHECK_OK(hr_attr_to_i64_list(l, dims, 2, &n));
     CHECK(n == 2 && dims[0] == 0 && dims[1] == 1);
   }
   hr_module_free(m);
-  EXPECT_ERROR("func.func @main(%a: tensor<2xindex>) {\n  return\n}\n", HR_UNIMPLEMENTED,
-               "element type 'index' is not supported");
   CHECK_SAME_OP(FUNC("%x: tensor<2xui64>", "tensor<2x2xui32>",
                      "%s, %r = stablehlo.rng_bit_generator %x, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<2x2xui32>)"),
                 FUNC("%x: tensor<2xui64>", "tensor<2x2xui32>",
@@ -990,8 +1038,10 @@ TEST(pretty_form_errors) {
                "  }, {\n  }) : (tensor<f32>) -> tensor<f32>\n"
                "  return %0 : tensor<f32>\n}\n",
                HR_UNIMPLEMENTED, "t.mlir:4:3: regions with more than one block");
-  EXPECT_ERROR("func.func private @decl(tensor<f32>) -> tensor<f32>\n", HR_UNIMPLEMENTED,
-               "function declarations without a body");
+  EXPECT_ERROR("func.func @decl(tensor<f32>) -> tensor<f32>\n", HR_PARSE_ERROR,
+               "a function declaration (no body) must be private");
+  EXPECT_ERROR("func.func private @decl(%a: tensor<f32>) -> tensor<f32>\n", HR_PARSE_ERROR,
+               "a function declaration's parameters have no names");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -1188,6 +1238,7 @@ int main(void) {
   RUN(region_scoping);
   RUN(value_errors);
   RUN(types);
+  RUN(spec_types_parse_and_print);
   RUN(type_errors);
   RUN(scalar_attributes);
   RUN(scalar_attribute_errors);

@@ -633,7 +633,7 @@ static const char *const text_cases[] = {
     "  func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<3x4xf32>, %arg2: tensor<i64>, %arg3: tensor<2x3xi32>, %arg4: tensor<2x3xi1>, %arg5: !stablehlo.token) -> tensor<2x4xf32> {\n"
     "    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>\n"
     "    %0 = stablehlo.dot %arg0, %arg1, precision = [DEFAULT, HIGHEST] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"
-    "    %1 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"
+    "    %1 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, HIGH] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n"
     "    %2 = stablehlo.transpose %arg0, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>\n"
     "    %3 = stablehlo.reverse %arg0, dims = [1] : tensor<2x3xf32>\n"
     "    %4 = stablehlo.pad %arg0, %cst, low = [0, 1], high = [1, 0], interior = [0, 0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x4xf32>\n"
@@ -670,7 +670,7 @@ static const char *const text_cases[] = {
     "}\n",
     "module @m attributes {mhlo.frontend_attributes = {a = \"b\"}} {\n"
     "  func.func private @conv(%arg0: tensor<1x4x4x2xf32>, %arg1: tensor<3x3x2x5xf32>) -> tensor<1x2x2x5xf32> attributes {foo} {\n"
-    "    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[0, 0], [0, 0]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [0, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<1x4x4x2xf32>, tensor<3x3x2x5xf32>) -> tensor<1x2x2x5xf32>\n"
+    "    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [0, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision HIGHEST>, #stablehlo<precision DEFAULT>]} : (tensor<1x4x4x2xf32>, tensor<3x3x2x5xf32>) -> tensor<1x2x2x5xf32>\n"
     "    return %0 : tensor<1x2x2x5xf32>\n"
     "  }\n"
     "  func.func public @misc(%arg0: tensor<4xcomplex<f32>>, %arg1: tensor<f32>, %arg2: tensor<3xi64>, %arg3: tensor<2xui64>, %arg4: tensor<3x3xf32>) -> (tensor<4xcomplex<f32>>, tensor<3x3xf32>) {\n"

@@ -8,40 +8,6 @@
 
 #include "formats/jaxexport/jaxexport_internal.h"
 
-/* Slots of table Exported, in declaration order. */
-enum {
-  EX_SERIALIZATION_VERSION = 0,
-  EX_FUNCTION_NAME = 1,
-  EX_IN_TREE = 2,
-  EX_IN_AVALS = 3,
-  EX_OUT_TREE = 4,
-  EX_OUT_AVALS = 5,
-  EX_NR_DEVICES_SHORT = 6,
-  EX_IN_SHARDINGS = 7,
-  EX_OUT_SHARDINGS = 8,
-  EX_PLATFORMS = 9,
-  EX_ORDERED_EFFECTS = 10,
-  EX_UNORDERED_EFFECTS = 11,
-  EX_DISABLED_CHECKS = 12,
-  EX_MODULE = 13,
-  EX_CALLING_CONVENTION_VERSION = 14,
-  EX_MODULE_KEPT_VAR_IDX = 15,
-  EX_USES_GLOBAL_CONSTANTS = 16,
-  EX_VJP = 17,
-  EX_NR_DEVICES = 18,
-  EX_UNIQUE_AVALS = 19,
-  EX_UNIQUE_ABSTRACT_MESHES = 20,
-  EX_UNIQUE_NAMED_SHARDINGS = 21,
-  EX_IN_AVALS_IDXS = 22,
-  EX_OUT_AVALS_IDXS = 23,
-  EX_IN_SHARDINGS_IDXS = 24,
-  EX_OUT_SHARDINGS_IDXS = 25,
-  EX_JAX_VERSION = 26,
-  EX_NUM_SLOTS_V12 = 27, /* slots of the newest schema known here */
-};
-/* Slots of Effect and DisabledSafetyCheck. */
-enum { EFFECT_TYPE_NAME = 0, CHECK_KIND = 0, CHECK_CUSTOM_CALL_TARGET = 1 };
-
 /* MLIR bytecode's magic number, which every StableHLO portable artifact starts with. */
 static const uint8_t mlir_bytecode_magic[4] = {'M', 'L', 0xef, 'R'};
 

@@ -225,6 +225,18 @@ void hr_jaxexport_free(hr_jaxexport *e);
  * error status is allocated). */
 bool hr_jaxexport_sniff(const uint8_t *data, size_t len);
 
+/* Serializes `e` as JAX's serializer does (jaxexport_write.c says which fields and versions), with
+ * the `module_len` bytes at `module` (a StableHLO portable artifact) as its module; `e->module` is
+ * not used. The VJP is not written (an Exported with one is refused). */
+hr_status hr_jaxexport_write(const hr_jaxexport *e, const uint8_t *module, size_t module_len, hr_strbuf *out);
+/* The Exported jax.export makes of module `m`'s @main called with positional arrays: fun_name the
+ * function's name JAX derived the module's from (module @jit_forward: "forward"; else "main"), in_tree
+ * ((*, ..., *), {}), out_tree a leaf for one result, else a tuple; avals from @main's types, every
+ * dynamic dimension the one dimension variable "b" (a module keeps no names for JAX's symbolic
+ * dimensions; uses_global_constants is then set), a non-tensor argument HR_UNIMPLEMENTED; platform cpu; nr_devices from mhlo.num_partitions and mhlo.num_replicas;
+ * calling convention 9; every argument kept; no shardings. Free it with hr_jaxexport_free. */
+hr_status hr_jaxexport_describe_module(const hr_module *m, const hr_allocator *a, hr_jaxexport **out);
+
 /* Appends the inspection text of `e` to `out`, fields named and shown as JAX shows them:
  * fun_name, in_tree (PyTreeDef(((*,), {}))), in_avals ((ShapedArray(float32[b,4]),)), out_tree,
  * out_avals, in_shardings_hlo ({devices=[2,1]<=[2]}), NamedShardings, nr_devices, platforms,

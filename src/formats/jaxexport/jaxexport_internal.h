@@ -7,6 +7,50 @@
 #include "formats/jaxexport/flatbuf.h"
 #include "formats/jaxexport/jaxexport.h"
 
+/* The schema's slots (serialization.fbs), shared by the reader and the writer. */
+/* Table Exported, in declaration order. */
+enum {
+  EX_SERIALIZATION_VERSION = 0,
+  EX_FUNCTION_NAME = 1,
+  EX_IN_TREE = 2,
+  EX_IN_AVALS = 3,
+  EX_OUT_TREE = 4,
+  EX_OUT_AVALS = 5,
+  EX_NR_DEVICES_SHORT = 6,
+  EX_IN_SHARDINGS = 7,
+  EX_OUT_SHARDINGS = 8,
+  EX_PLATFORMS = 9,
+  EX_ORDERED_EFFECTS = 10,
+  EX_UNORDERED_EFFECTS = 11,
+  EX_DISABLED_CHECKS = 12,
+  EX_MODULE = 13,
+  EX_CALLING_CONVENTION_VERSION = 14,
+  EX_MODULE_KEPT_VAR_IDX = 15,
+  EX_USES_GLOBAL_CONSTANTS = 16,
+  EX_VJP = 17,
+  EX_NR_DEVICES = 18,
+  EX_UNIQUE_AVALS = 19,
+  EX_UNIQUE_ABSTRACT_MESHES = 20,
+  EX_UNIQUE_NAMED_SHARDINGS = 21,
+  EX_IN_AVALS_IDXS = 22,
+  EX_OUT_AVALS_IDXS = 23,
+  EX_IN_SHARDINGS_IDXS = 24,
+  EX_OUT_SHARDINGS_IDXS = 25,
+  EX_JAX_VERSION = 26,
+  EX_NUM_SLOTS_V12 = 27, /* slots of the newest schema known here */
+};
+/* Slots of Effect and DisabledSafetyCheck. */
+enum { EFFECT_TYPE_NAME = 0, CHECK_KIND = 0, CHECK_CUSTOM_CALL_TARGET = 1 };
+
+/* The other tables, in declaration order. */
+enum { AVAL_KIND = 0, AVAL_SHAPE = 1, AVAL_DTYPE = 2, AVAL_MEMORY_SPACE = 3 };
+enum { TREE_KIND = 0, TREE_CHILDREN = 1, TREE_CHILDREN_NAMES = 2, TREE_CUSTOM_NAME = 3, TREE_CUSTOM_AUXDATA = 4 };
+enum { MESH_AXIS_SIZES = 0, MESH_AXIS_NAMES = 1, MESH_AXIS_TYPES = 2, MESH_ABSTRACT_DEVICE = 3 };
+enum { DEVICE_KIND = 0, DEVICE_NUM_CORES = 1, DEVICE_PLATFORM = 2 };
+enum { SPEC_PARTITIONS = 0, SPEC_REDUCED = 1, SPEC_UNREDUCED = 2, ONE_AXIS_AXES = 0 };
+enum { NAMED_MESH = 0, NAMED_SPEC = 1, NAMED_MEMORY_KIND = 2, NAMED_ABSTRACT_MESH_IDX = 3 };
+enum { SHARDING_KIND = 0, SHARDING_HLO_PROTO = 1, SHARDING_NAMED = 2 };
+
 /* Bytes of a field path in messages ("in_avals[3].shape[1]"); longer paths are cut. */
 enum { JX_NAME = 160 };
 
@@ -40,6 +84,9 @@ hr_status jx_u32_vector(jx_reader *r, const hr_fb_table *t, int slot, const char
                         size_t *pos);
 /* Copies `sb`'s text into the arena (an out-of-memory status when `sb` failed). */
 hr_status jx_keep_text(jx_reader *r, hr_strbuf *sb, const char *what, const char **out);
+
+/* The schema's DType code of an hlorun type, -1 for none. */
+int jx_dtype_code(hr_dtype t);
 
 /* Sub-tables of Exported (jaxexport_tables.c). */
 hr_status jx_read_aval(jx_reader *r, const hr_fb_table *t, const char *what, hr_jaxexport_aval *out);

@@ -4,15 +4,6 @@
 
 #include "formats/jaxexport/jaxexport_internal.h"
 
-/* Slots of each table, in declaration order. */
-enum { AVAL_KIND = 0, AVAL_SHAPE = 1, AVAL_DTYPE = 2, AVAL_MEMORY_SPACE = 3 };
-enum { TREE_KIND = 0, TREE_CHILDREN = 1, TREE_CHILDREN_NAMES = 2, TREE_CUSTOM_NAME = 3, TREE_CUSTOM_AUXDATA = 4 };
-enum { MESH_AXIS_SIZES = 0, MESH_AXIS_NAMES = 1, MESH_AXIS_TYPES = 2, MESH_ABSTRACT_DEVICE = 3 };
-enum { DEVICE_KIND = 0, DEVICE_NUM_CORES = 1, DEVICE_PLATFORM = 2 };
-enum { SPEC_PARTITIONS = 0, SPEC_REDUCED = 1, SPEC_UNREDUCED = 2, ONE_AXIS_AXES = 0 };
-enum { NAMED_MESH = 0, NAMED_SPEC = 1, NAMED_MEMORY_KIND = 2, NAMED_ABSTRACT_MESH_IDX = 3 };
-enum { SHARDING_KIND = 0, SHARDING_HLO_PROTO = 1, SHARDING_NAMED = 2 };
-
 /* The schema's DType enum: JAX's name, hlorun's type, and the serialization version that added it. */
 static const struct {
   const char *name;
@@ -50,6 +41,12 @@ static const struct {
     [28] = {"key<rbg>", HR_DTYPE_INVALID, 4},
     [29] = {"key<unsafe_rbg>", HR_DTYPE_INVALID, 4},
 };
+
+int jx_dtype_code(hr_dtype t) {
+  for (size_t i = 0; i < sizeof jax_dtypes / sizeof jax_dtypes[0]; i++)
+    if (jax_dtypes[i].dtype == t && t != HR_DTYPE_INVALID) return (int)i;
+  return -1;
+}
 
 /* Parses a dimension's text: a decimal constant (str(int)) or else a symbolic expression. */
 static void parse_dim(hr_jaxexport_dim *d) {

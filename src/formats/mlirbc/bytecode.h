@@ -183,4 +183,10 @@ void hr_bc_free(hr_bc_file *f);
 /* A cursor over an attribute, type or properties entry's bytes, for the dialect decoders. */
 hr_bc_cursor hr_bc_entry_cursor(const hr_bc_file *f, const uint8_t *data, size_t len);
 
+/* Bytes MLIR's dense storage (DenseIntOrFPElementsAttr, VHLO's TensorV1, dense arrays) gives one
+ * element of `t` other than i1: its bit width rounded up to whole bytes, so tf32's 19 bits take 3
+ * (3 low bytes of its 19-bit pattern, where the IR holds the float32 pattern in 4); every other type
+ * as the IR holds it. */
+static inline size_t hr_bc_dense_storage_bytes(hr_dtype t) { return t == HR_TF32 ? 3 : hr_dtype_size(t); }
+
 #endif

@@ -16,9 +16,7 @@ static hr_status oom(void) { return hr_error(HR_OUT_OF_MEMORY, "out of memory re
 /* Scalars                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* An APInt of `bits` bits: one raw byte up to 8 bits, else a zigzag varint of the value; the result
- * is sign-extended from `bits` when `is_signed`, else zero-extended. */
-static hr_status read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t *out) {
+hr_status vhlo_read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t *out) {
   uint64_t u = 0;
   if (bits <= 8) {
     uint8_t b;
@@ -43,25 +41,10 @@ static hr_status read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t
 /* An APFloat of element type `dtype`: the APInt of its bit pattern. */
 static hr_status read_apfloat(hr_bc_cursor *cur, hr_dtype dtype, double *out) {
   int64_t bits;
-  switch (dtype) {
-    case HR_F16:
-      HR_TRY(read_apint(cur, 16, false, &bits));
-      *out = hr_f16_to_f32((uint16_t)bits);
-      return NULL;
-    case HR_BF16:
-      HR_TRY(read_apint(cur, 16, false, &bits));
-      *out = hr_bf16_to_f32((uint16_t)bits);
-      return NULL;
-    case HR_F32:
-      HR_TRY(read_apint(cur, 32, false, &bits));
-      *out = hr_bits_f32((uint32_t)bits);
-      return NULL;
-    case HR_F64:
-      HR_TRY(read_apint(cur, 64, false, &bits));
-      *out = hr_bits_f64((uint64_t)bits);
-      return NULL;
-    default: return hr_bc_error(cur, "floats of type %s are not supported", hr_dtype_name(dtype));
-  }
+  if (!hr_dtype_is_real_float(dtype)) return hr_bc_error(cur, "floats of type %s are not supported", hr_dtype_name(dtype));
+  HR_TRY(vhlo_read_apint(cur, hr_float_pattern_bits(dtype), false, &bits));
+  *out = hr_float_from_pattern(dtype, (uint64_t)bits);
+  return NULL;
 }
 
 /* Reads an attribute reference and decodes it. */
@@ -85,11 +68,11 @@ static hr_status type_ref(vhlo_ctx *c, hr_bc_cursor *cur, const vt **out) {
 static hr_status integer_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   const vt *t;
   HR_TRY(type_ref(c, cur, &t));
-  if (t->kind != VT_INDEX && (t->kind != VT_ELEM || t->dtype == HR_DTYPE_INVALID || hr_dtype_is_float(t->dtype) ||
+  if (t->kind != VT_INDEX && (t->kind != VT_ELEM || t->dtype == HR_DTYPE_INVALID || hr_dtype_is_real_float(t->dtype) ||
                               hr_dtype_is_complex(t->dtype)))
     return hr_bc_error(cur, "an integer attribute of a non-integer type");
   int64_t v = 0;
-  HR_TRY(read_apint(cur, t->bits, t->kind == VT_INDEX || !hr_dtype_is_unsigned_int(t->dtype), &v));
+  HR_TRY(vhlo_read_apint(cur, t->bits, t->kind == VT_INDEX || !hr_dtype_is_unsigned_int(t->dtype), &v));
   hr_attr *a = hr_attr_new(c->m, t->kind == VT_ELEM && t->dtype == HR_I1 ? HR_ATTR_BOOL : HR_ATTR_INT);
   if (!a) return oom();
   if (a->kind == HR_ATTR_BOOL) {
@@ -107,11 +90,33 @@ static hr_status integer_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
 static hr_status float_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   const vt *t;
   HR_TRY(type_ref(c, cur, &t));
-  if (t->kind != VT_ELEM || !hr_dtype_is_float(t->dtype)) return hr_bc_error(cur, "a float attribute of a non-float type");
+  if (t->kind != VT_ELEM || !hr_dtype_is_real_float(t->dtype)) return hr_bc_error(cur, "a float attribute of a non-float type");
   hr_attr *a = hr_attr_new(c->m, HR_ATTR_FLOAT);
   if (!a) return oom();
   a->u.f.dtype = t->dtype;
   HR_TRY(read_apfloat(cur, t->dtype, &a->u.f.value));
+  *out = a;
+  return NULL;
+}
+
+/* A type as an attribute value (builtin TypeAttr, VHLO TypeV1): a value type, a bare element type
+ * (`accumulation_type = f32`) or none (also what an absent optional type is written as). */
+static hr_status type_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
+  uint32_t i;
+  const vt *t;
+  HR_TRY(hr_bc_index(cur, c->f->n_types, "type index", &i));
+  HR_TRY(vhlo_type(c, i, &t));
+  hr_attr *a = hr_attr_new(c->m, HR_ATTR_TYPE);
+  if (!a) return oom();
+  if (t->kind == VT_NONE) {
+    a->u.type.kind = HR_TYPE_NONE;
+  } else if ((t->kind == VT_ELEM && t->dtype != HR_DTYPE_INVALID) || t->kind == VT_INDEX || t->kind == VT_QUANT) {
+    a->u.type.kind = HR_TYPE_ELEMENT;
+    a->u.type.dtype = t->dtype;
+    a->u.type.quant = t->quant;
+  } else {
+    HR_TRY(vhlo_value_type(c, i, &a->u.type));
+  }
   *out = a;
   return NULL;
 }
@@ -201,13 +206,19 @@ static void copy_elements(hr_dtype dtype, const uint8_t *blob, size_t len, int64
     }
     return;
   }
+  if (dtype == HR_TF32) { /* 3-byte 19-bit patterns to float32 patterns */
+    for (int64_t i = 0; i < raw_n; i++)
+      hr_float_store_pattern(dtype, (uint64_t)blob[3 * i] | (uint64_t)blob[3 * i + 1] << 8 | (uint64_t)blob[3 * i + 2] << 16,
+                             dst + 4 * i);
+    return;
+  }
   memcpy(dst, blob, len);
 }
 
 /* Bytes MLIR stores for `n` elements of `dtype` (i1 either packed or a byte each: see above). */
 static bool storage_fits(hr_dtype dtype, size_t len, int64_t n) {
   if (dtype == HR_I1) return len == (size_t)n || len == (size_t)((n + 7) / 8);
-  return len == (size_t)n * hr_dtype_size(dtype);
+  return len == (size_t)n * hr_bc_dense_storage_bytes(dtype);
 }
 
 /* A tensor type reference and a blob as a DENSE attribute (a blob of one element is a splat). */
@@ -225,7 +236,7 @@ static hr_status dense_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   size_t esize = hr_dtype_size(dt);
   /* MLIR's rule: one element's bytes for several elements is a splat; for i1, whose elements pack
    * 8 to a byte, only a single 0x00 or 0xFF byte is (another single byte packs up to 8 elements). */
-  bool splat = n != 1 && (dt == HR_I1 ? len == 1 && (blob[0] == 0 || blob[0] == 0xFF) : len == esize);
+  bool splat = n != 1 && (dt == HR_I1 ? len == 1 && (blob[0] == 0 || blob[0] == 0xFF) : len == hr_bc_dense_storage_bytes(dt));
   int64_t raw_n = splat ? 1 : n;
   if (!splat && !storage_fits(dt, len, n))
     return hr_bc_error(cur, "dense data of %zu bytes for %lld elements of %s", len, (long long)n, hr_dtype_name(dt));
@@ -255,26 +266,22 @@ static hr_status dense_array_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out)
   HR_TRY(hr_bc_blob(cur, &blob, &len));
   if (t->kind != VT_ELEM || t->dtype == HR_DTYPE_INVALID || hr_dtype_is_complex(t->dtype))
     return hr_bc_error(cur, "a dense array of an unsupported element type");
-  size_t esize = t->dtype == HR_I1 ? 1 : hr_dtype_size(t->dtype);
+  size_t esize = t->dtype == HR_I1 ? 1 : hr_bc_dense_storage_bytes(t->dtype);
   if (n > len || len != n * esize) return hr_bc_error(cur, "a dense array of %llu elements in %zu bytes", (unsigned long long)n, len);
   hr_attr *a = hr_attr_new(c->m, HR_ATTR_DENSE_ARRAY);
   if (!a) return oom();
   a->u.dense_array.dtype = t->dtype;
   a->u.dense_array.n = (int64_t)n;
-  bool is_float = hr_dtype_is_float(t->dtype);
+  bool is_float = hr_dtype_is_real_float(t->dtype);
   void *items = is_float ? (void *)HR_ARENA_ARRAY(&c->m->arena, double, n ? n : 1)
                          : (void *)HR_ARENA_ARRAY(&c->m->arena, int64_t, n ? n : 1);
   if (!items) return oom();
   for (uint64_t i = 0; i < n; i++) {
     const uint8_t *e = blob + i * esize;
     if (is_float) {
-      uint32_t u32;
-      uint64_t u64;
-      double v = 0;
-      if (t->dtype == HR_F32) memcpy(&u32, e, 4), v = hr_bits_f32(u32);
-      else if (t->dtype == HR_F64) memcpy(&u64, e, 8), v = hr_bits_f64(u64);
-      else return hr_bc_error(cur, "a dense array of %s", hr_dtype_name(t->dtype));
-      ((double *)items)[i] = v;
+      uint64_t bits = 0;
+      memcpy(&bits, e, esize); /* little-endian: the pattern's low bytes */
+      ((double *)items)[i] = hr_float_from_pattern(t->dtype, bits);
     } else {
       int64_t v = 0;
       memcpy(&v, e, esize); /* little-endian: the low bytes */
@@ -322,15 +329,7 @@ static hr_status builtin_attr(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, hr_
       *out = a;
       return NULL;
     }
-    case 6: {
-      uint32_t i;
-      HR_TRY(hr_bc_index(cur, c->f->n_types, "type index", &i));
-      hr_attr *a = hr_attr_new(c->m, HR_ATTR_TYPE);
-      if (!a) return oom();
-      HR_TRY(vhlo_value_type(c, i, &a->u.type));
-      *out = a;
-      return NULL;
-    }
+    case 6: return type_attr(c, cur, out);
     case 7: return (*out = hr_attr_new(c->m, HR_ATTR_UNIT)) ? NULL : oom();
     case 8: return integer_attr(c, cur, out);
     case 9: return float_attr(c, cur, out);
@@ -440,6 +439,80 @@ static hr_status result_accuracy(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) 
   return NULL;
 }
 
+/* A STRUCT `name` of the `n` fields given (copied into the module). */
+static hr_status struct_of(vhlo_ctx *c, const char *name, const hr_named_attr *fields, int n, hr_attr **out) {
+  hr_attr *a = hr_attr_new(c->m, HR_ATTR_STRUCT);
+  hr_named_attr *f = HR_ARENA_ARRAY(&c->m->arena, hr_named_attr, n ? (size_t)n : 1);
+  if (!a || !f) return oom();
+  memcpy(f, fields, (size_t)n * sizeof *f);
+  a->u.strct.name = name;
+  a->u.strct.n = n;
+  a->u.strct.fields = f;
+  *out = a;
+  return NULL;
+}
+
+/* Shardy's mesh attributes of collectives (VHLO 1.16+): SubAxisInfoV1 (pre_size, size), AxisRefV1
+ * (name, optional sub_axis_info), ReplicaGroupMeshAxesV1 (mesh, axes), MeshAxisV1 (name, size),
+ * MeshV1 (axes, optional device_ids), as the STRUCTs the text parser builds of
+ * #stablehlo.sub_axis_info ... #stablehlo.mesh. A mesh is named by its symbol. */
+static hr_status mesh_attr(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, hr_attr **out) {
+  hr_named_attr f[2] = {{NULL, NULL}, {NULL, NULL}};
+  int64_t v;
+  uint64_t flag = 1;
+  switch (code) {
+    case 21: /* SubAxisInfoV1 */
+      HR_TRY(hr_bc_svarint(cur, &v));
+      f[0].name = "pre_size";
+      HR_TRY(untyped_int(c, v, &f[0].value));
+      HR_TRY(hr_bc_svarint(cur, &v));
+      f[1].name = "size";
+      HR_TRY(untyped_int(c, v, &f[1].value));
+      return struct_of(c, "stablehlo.sub_axis_info", f, 2, out);
+    case 22: /* AxisRefV1 */
+    case 24: /* MeshAxisV1 */
+      f[0].name = "name";
+      HR_TRY(attr_ref(c, cur, &f[0].value));
+      if (code == 24) {
+        HR_TRY(hr_bc_svarint(cur, &v));
+        f[1].name = "size";
+        HR_TRY(untyped_int(c, v, &f[1].value));
+        return struct_of(c, "stablehlo.mesh_axis", f, 2, out);
+      }
+      HR_TRY(hr_bc_varint(cur, &flag));
+      if (flag) f[1].name = "sub_axis_info";
+      if (flag) HR_TRY(attr_ref(c, cur, &f[1].value));
+      return struct_of(c, "stablehlo.axis_ref", f, flag ? 2 : 1, out);
+    case 23: { /* ReplicaGroupMeshAxesV1 */
+      hr_attr *mesh;
+      HR_TRY(attr_ref(c, cur, &mesh));
+      if (mesh->kind != HR_ATTR_STRING) return hr_bc_error(cur, "a mesh that is not named by a string");
+      if (!(f[0].value = hr_attr_new(c->m, HR_ATTR_SYMBOL))) return oom();
+      f[0].name = "mesh";
+      f[0].value->u.str = mesh->u.str;
+      f[1].name = "axes";
+      HR_TRY(attr_ref(c, cur, &f[1].value));
+      return struct_of(c, "stablehlo.replica_group_mesh_axes", f, 2, out);
+    }
+    default: { /* 25: MeshV1 */
+      f[0].name = "axes";
+      HR_TRY(attr_ref(c, cur, &f[0].value));
+      uint64_t ids;
+      HR_TRY(hr_bc_varint(cur, &ids)); /* (index << 1) | present */
+      if (ids & 1) {
+        uint32_t i;
+        hr_bc_cursor at = *cur;
+        if ((ids >> 1) >= c->f->n_attrs) return hr_bc_error(&at, "device_ids: attribute index out of range");
+        i = (uint32_t)(ids >> 1);
+        f[1].name = "device_ids";
+        HR_TRY(vhlo_attr(c, i, &f[1].value));
+        if (!f[1].value) return hr_bc_error(&at, "a location as a mesh's device_ids");
+      }
+      return struct_of(c, "stablehlo.mesh", f, ids & 1 ? 2 : 1, out);
+    }
+  }
+}
+
 static hr_status vhlo_attr_code(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, hr_attr **out) {
   for (size_t i = 0; i < sizeof vhlo_enums / sizeof *vhlo_enums; i++)
     if (vhlo_enums[i].code == code) return enum_attr(c, cur, &vhlo_enums[i], out);
@@ -467,17 +540,7 @@ static hr_status vhlo_attr_code(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, h
     case 10: return output_operand_alias(c, cur, out);
     case 14: return string_attr(c, cur, HR_ATTR_STRING, out);
     case 15: return dense_attr(c, cur, out);
-    case 17: { /* TypeV1: a value type, or none (an absent optional type, dropped by the op) */
-      uint32_t i;
-      const vt *t;
-      HR_TRY(hr_bc_index(cur, c->f->n_types, "type index", &i));
-      HR_TRY(vhlo_type(c, i, &t));
-      hr_attr *a = hr_attr_new(c->m, t->kind == VT_NONE ? HR_ATTR_UNIT : HR_ATTR_TYPE);
-      if (!a) return oom();
-      if (t->kind != VT_NONE) HR_TRY(vhlo_value_type(c, i, &a->u.type));
-      *out = a;
-      return NULL;
-    }
+    case 17: return type_attr(c, cur, out); /* TypeV1 */
     case 18: return (*out = hr_attr_new(c->m, HR_ATTR_UNIT)) ? NULL : oom(); /* bounds: a tensor encoding */
     case 20: return result_accuracy(c, cur, out);
     case 0: return hr_bc_error(cur, "the deprecated ArgResultAliasV1 attribute");
@@ -485,7 +548,7 @@ static hr_status vhlo_attr_code(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, h
     case 22:
     case 23:
     case 24:
-    case 25: return hr_error(HR_UNIMPLEMENTED, "%s: Shardy mesh attributes (VHLO attribute %llu) are not supported yet", c->f->filename, (unsigned long long)code);
+    case 25: return mesh_attr(c, cur, code, out);
     default: return hr_bc_error(cur, "unknown VHLO attribute code %llu (a newer StableHLO release?)", (unsigned long long)code);
   }
 }

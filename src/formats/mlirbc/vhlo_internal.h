@@ -12,23 +12,25 @@
  * (an IntegerV1's type) and inside tensor types. */
 typedef enum vt_kind {
   VT_ELEM = 1,  /* a scalar element type: dtype (HR_DTYPE_INVALID for one hlorun lacks: `name` says it) */
-  VT_INDEX,     /* index */
+  VT_INDEX,     /* index (dtype HR_INDEX) */
+  VT_QUANT,     /* a quantized element type: quant (dtype its storage type) */
   VT_NONE,      /* none (an absent optional type) */
   VT_TENSOR,    /* type: a ranked tensor */
   VT_TOKEN,     /* type: !stablehlo.token */
   VT_TUPLE,     /* type: a tuple */
+  VT_FUTURE,    /* type: a !stablehlo.future */
   VT_FUNC,      /* in / out: a function type */
-  VT_OTHER,     /* anything else (unranked tensors, quantized types, foreign dialects): `name` */
+  VT_OTHER,     /* anything else (unranked tensors, buffers, foreign dialects): `name` */
 } vt_kind;
 
 typedef struct vt {
   vt_kind kind;
-  hr_dtype dtype;   /* VT_ELEM */
+  hr_dtype dtype;   /* VT_ELEM, VT_INDEX, VT_QUANT */
   int bits;         /* VT_ELEM, VT_INDEX: the width of its values (1 for i1, 64 for index) */
-  hr_type type;     /* VT_TENSOR, VT_TOKEN, VT_TUPLE */
+  const hr_quant *quant; /* VT_QUANT */
+  hr_type type;     /* VT_TENSOR, VT_TOKEN, VT_TUPLE, VT_FUTURE */
   int n_in, n_out;  /* VT_FUNC */
   hr_type *in, *out;
-  bool index_elems; /* VT_TENSOR of index elements, held as i64 (dense attributes only) */
   const char *name; /* VT_ELEM without a dtype, VT_OTHER: what it is, for messages */
 } vt;
 
@@ -51,6 +53,9 @@ typedef struct vhlo_ctx {
 hr_status vhlo_type(vhlo_ctx *c, uint32_t i, const vt **out);
 /* Decodes type entry `i` and requires a value type (tensor, token, tuple). */
 hr_status vhlo_value_type(vhlo_ctx *c, uint32_t i, hr_type *out);
+/* An APInt of `bits` bits: one raw byte up to 8 bits, else a zigzag varint of the value; the result
+ * is sign-extended from `bits` when `is_signed`, else zero-extended. */
+hr_status vhlo_read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t *out);
 /* Decodes attribute entry `i` (cached) into the IR form the text parser gives its StableHLO
  * spelling; locations decode to NULL with no error. */
 hr_status vhlo_attr(vhlo_ctx *c, uint32_t i, hr_attr **out);

@@ -164,9 +164,6 @@ static const char *const i64_array_attrs[] = {
     "rhs_dilation",
 };
 
-/* Boolean attributes whose default (false) StableHLO leaves out. */
-static const char *const false_default_attrs[] = {"indices_are_sorted", "unique_indices", "has_side_effect", "is_stable"};
-
 /* Boolean attributes StableHLO holds as a unit attribute, present when true. */
 static const char *const unit_attrs[] = {"use_global_device_ids", "has_dynamic_root"};
 
@@ -177,24 +174,13 @@ static bool in_list(const char *const *list, size_t n, const char *name) {
 }
 #define IN_LIST(list, name) in_list((list), sizeof(list) / sizeof *(list), (name))
 
-/* Whether a decoded attribute holds StableHLO's default for attribute `name` (then dropped). */
-static bool is_default(const char *name, const hr_attr *a) {
-  if (a->kind == HR_ATTR_UNIT) return true; /* a none type (an absent optional) or bounds */
-  if (a->kind == HR_ATTR_BOOL && !a->u.b) return IN_LIST(false_default_attrs, name) || IN_LIST(unit_attrs, name);
-  if (a->kind == HR_ATTR_ENUM && strcmp(name, "compare_type") == 0) return strcmp(a->u.enm.value, "NOTYPE") == 0;
-  if (a->kind == HR_ATTR_STRING && strcmp(name, "backend_config") == 0) return a->u.str.len == 0;
-  if (a->kind == HR_ATTR_INT && strcmp(name, "api_version") == 0) return a->u.i.value == 1;
-  if (a->kind == HR_ATTR_ARRAY && a->u.array.n == 0)
-    return strcmp(name, "called_computations") == 0 || strcmp(name, "output_operand_aliases") == 0 ||
-           strcmp(name, "precision_config") == 0 || strcmp(name, "operand_layouts") == 0 ||
-           strcmp(name, "result_layouts") == 0;
-  if (a->kind == HR_ATTR_STRUCT && strcmp(a->u.strct.name, "stablehlo.result_accuracy") == 0) {
-    const hr_attr *mode = hr_attr_field(a, "mode");
-    return a->u.strct.fields[0].value->u.f.value == 0 && a->u.strct.fields[1].value->u.f.value == 0 &&
-           a->u.strct.fields[2].value->u.i.value == 0 && mode && mode->kind == HR_ATTR_ENUM &&
-           strcmp(mode->u.enm.value, "DEFAULT") == 0;
-  }
-  return false;
+/* Whether a decoded attribute is VHLO's stand-in for an absent one (then dropped; StableHLO's own
+ * defaults are dropped from the finished op by hr_op_drop_defaults): a none type (an absent optional
+ * type, such as dot_general's algorithm fields), a false unit flag, or bounds (a tensor encoding). */
+static bool is_absent(const char *name, const hr_attr *a) {
+  if (a->kind == HR_ATTR_UNIT) return true;
+  if (a->kind == HR_ATTR_TYPE && a->u.type.kind == HR_TYPE_NONE) return true;
+  return a->kind == HR_ATTR_BOOL && !a->u.b && IN_LIST(unit_attrs, name);
 }
 
 /* A STRING (or ARRAY of STRINGs) as SYMBOLs: callees and called computations. */
@@ -263,8 +249,8 @@ static hr_status add_group(vhlo_ctx *c, const hr_bc_op *op, const vhlo_attr_grou
   return NULL;
 }
 
-/* channel_id (and send/recv's channel_type) as StableHLO's channel_handle struct, left out when the
- * id is 0 (no channel). */
+/* channel_id (and send/recv's channel_type) as StableHLO's channel_handle struct (one of id 0, no
+ * channel, is dropped with the other defaults except where required). */
 static hr_status add_channel_handle(vhlo_ctx *c, const hr_bc_op *op, const raw_attrs *raw, bool *used,
                                     attr_list *out) {
   int id = find_raw(raw, "channel_id"), type = find_raw(raw, "channel_type");
@@ -278,7 +264,6 @@ static hr_status add_channel_handle(vhlo_ctx *c, const hr_bc_op *op, const raw_a
     if (v[k]) HR_TRY(struct_field_value(c, op, v[k], false, &f[k]));
     else HR_TRY(struct_field_value(c, op, &(hr_attr){.kind = HR_ATTR_INT}, false, &f[k]));
   }
-  if (f[0]->u.i.value == 0) return NULL;
   hr_attr *h = hr_attr_new(c->m, HR_ATTR_STRUCT);
   hr_named_attr *fields = HR_ARENA_ARRAY(&c->m->arena, hr_named_attr, 2);
   if (!h || !fields) return oom();
@@ -288,6 +273,44 @@ static hr_status add_channel_handle(vhlo_ctx *c, const hr_bc_op *op, const raw_a
   h->u.strct.n = 2;
   h->u.strct.fields = fields;
   add_attr(out, "channel_handle", h);
+  return NULL;
+}
+
+/* dot_general_v2's seven algorithm attributes as StableHLO's `algorithm` struct, fields in the order
+ * #stablehlo.dot_algorithm prints them (types as element types, counts as plain integers); none at
+ * all (the types are none) when the op has no algorithm. */
+static hr_status add_dot_algorithm(vhlo_ctx *c, const hr_bc_op *op, const raw_attrs *raw, bool *used,
+                                   attr_list *out) {
+  static const char *const fields[] = {"lhs_precision_type", "rhs_precision_type", "accumulation_type",
+                                       "lhs_component_count", "rhs_component_count", "num_primitive_operations",
+                                       "allow_imprecise_accumulation"};
+  enum { N = sizeof fields / sizeof *fields };
+  hr_named_attr *f = HR_ARENA_ARRAY(&c->m->arena, hr_named_attr, N);
+  if (!f) return oom();
+  bool present = false;
+  for (int k = 0; k < N; k++) {
+    int i = find_raw(raw, fields[k]);
+    if (i < 0) return NULL; /* dot_general_v1: no algorithm */
+    used[i] = true;
+    hr_attr *a;
+    HR_TRY(vhlo_attr(c, raw->values[i], &a));
+    if (!a) return op_error(c, op, "a location as a dot_general algorithm field");
+    if (a->kind == HR_ATTR_TYPE && a->u.type.kind != HR_TYPE_NONE) present = true;
+    if (a->kind == HR_ATTR_INT) { /* untyped, as the struct's syntax has it */
+      hr_attr *v = hr_attr_new(c->m, HR_ATTR_INT);
+      if (!v) return oom();
+      v->u.i.value = a->u.i.value;
+      a = v;
+    }
+    f[k] = (hr_named_attr){fields[k], a};
+  }
+  if (!present) return NULL;
+  hr_attr *s = hr_attr_new(c->m, HR_ATTR_STRUCT);
+  if (!s) return oom();
+  s->u.strct.name = "stablehlo.dot_algorithm";
+  s->u.strct.n = N;
+  s->u.strct.fields = f;
+  add_attr(out, "algorithm", s);
   return NULL;
 }
 
@@ -301,12 +324,13 @@ static hr_status convert_attrs(vhlo_ctx *c, const hr_bc_op *op, const char *base
   for (int g = 0; g < n_groups; g++)
     if (strcmp(groups[g].op, base) == 0) HR_TRY(add_group(c, op, &groups[g], raw, used, out));
   HR_TRY(add_channel_handle(c, op, raw, used, out));
+  if (strcmp(base, "dot_general") == 0) HR_TRY(add_dot_algorithm(c, op, raw, used, out));
   for (int i = 0; i < raw->n; i++) {
     if (used[i]) continue;
     const char *name = raw->names[i];
     hr_attr *a;
     HR_TRY(vhlo_attr(c, raw->values[i], &a));
-    if (!a || is_default(name, a)) continue;
+    if (!a || is_absent(name, a)) continue;
     if (IN_LIST(unit_attrs, name) && a->kind == HR_ATTR_BOOL) {
       if (!(a = hr_attr_new(c->m, HR_ATTR_UNIT))) return oom();
     } else if (a->kind == HR_ATTR_DENSE && IN_LIST(i64_array_attrs, name)) {
@@ -425,6 +449,7 @@ static hr_status convert_op(vhlo_ctx *c, const hr_bc_op *op, hr_block *parent, h
   HR_TRY(op_raw_attrs(c, op, &raw));
   HR_TRY(convert_attrs(c, op, base, &raw, &attrs));
   HR_TRY(set_op_attrs(c, o, &attrs));
+  hr_op_drop_defaults(o);
   HR_TRY(convert_op_body(c, op, o));
   *out = o;
   return NULL;
@@ -534,6 +559,20 @@ static hr_status func_extra_attrs(vhlo_ctx *c, const raw_attrs *raw, hr_attr **o
   return NULL;
 }
 
+/* Completes `f` as a declaration (a func_v1 whose region has no block): its parameters are
+ * unnamed values of the function type's inputs. MLIR requires a declaration to be private. */
+static hr_status declare_func(vhlo_ctx *c, const hr_bc_op *op, hr_func *f, const vt *ft, hr_func **out) {
+  if (!f->is_private) return op_error(c, op, "a function declaration (no body) that is not private");
+  f->is_declaration = true;
+  f->body.func = f;
+  f->body.n_args = f->n_args;
+  if (f->n_args && !(f->body.args = HR_ARENA_ARRAY(&c->m->arena, hr_value, (size_t)f->n_args))) return oom();
+  for (int i = 0; i < f->n_args; i++)
+    f->body.args[i] = (hr_value){.type = ft->in[i], .id = f->n_values++, .owner = &f->body, .index = (uint32_t)i};
+  *out = f;
+  return NULL;
+}
+
 /* Converts a vhlo.func_v1 into a function of the module. */
 static hr_status convert_func(vhlo_ctx *c, const hr_bc_op *op, hr_func **out) {
   raw_attrs raw;
@@ -556,7 +595,8 @@ static hr_status convert_func(vhlo_ctx *c, const hr_bc_op *op, hr_func **out) {
   HR_TRY(slot_attrs(c, op, &raw, "arg_attrs", f->n_args, &f->arg_attrs));
   HR_TRY(slot_attrs(c, op, &raw, "res_attrs", f->n_results, &f->result_attrs));
   HR_TRY(func_extra_attrs(c, &raw, &f->attrs));
-  if (op->n_regions != 1 || op->regions[0].n_blocks != 1) return op_error(c, op, "a function body of other than one block");
+  if (op->n_regions != 1 || op->regions[0].n_blocks > 1) return op_error(c, op, "a function body of more than one block");
+  if (op->regions[0].n_blocks == 0) return declare_func(c, op, f, ft, out);
   const hr_bc_block *body = &op->regions[0].blocks[0];
   if ((int)body->n_args != f->n_args) return op_error(c, op, "a function body whose arguments do not match its type");
   c->func = f;

@@ -16,11 +16,9 @@
 #include <string.h>
 
 #include "base/numeric.h"
+#include "formats/mlirbc/bytecode.h"
 #include "formats/mlirbc/vhlo_props.h"
 
-/* The VHLO version written, and the producer string naming it. */
-#define WR_VHLO_VERSION VHLO_PROPS_VERSION(1, 8)
-#define WR_PRODUCER "StableHLO_v1.8.0"
 
 enum { D_BUILTIN = 0, D_VHLO = 1 };     /* dialect indices */
 enum { MAX_OPNAMES = 512 };             /* distinct op names in one file (VHLO has ~150) */
@@ -178,6 +176,8 @@ typedef struct wr_opname {
 
 typedef struct wr {
   const hr_allocator *a;
+  uint16_t version;      /* the VHLO version written (VHLO_PROPS_VERSION) */
+  char producer[32];     /* "StableHLO_v1.8.0": the release that version belongs to */
   wr_table strings, attrs, types, props;
   wr_opname opnames[MAX_OPNAMES];
   uint32_t n_opnames;
@@ -229,11 +229,25 @@ static hr_status elem_type(wr *w, hr_dtype dt, uint32_t *out) {
   static const struct {
     hr_dtype dt;
     uint8_t code;
-  } codes[] = {{HR_I1, 0},   {HR_BF16, 2}, {HR_F16, 3},  {HR_F32, 4},  {HR_F64, 5},  {HR_I4, 10},
-               {HR_I8, 11},  {HR_I16, 12}, {HR_I32, 13}, {HR_I64, 14}, {HR_U4, 15},  {HR_U8, 16},
-               {HR_U16, 17}, {HR_U32, 18}, {HR_U64, 19}, {HR_I2, 31},  {HR_U2, 32}};
-  for (size_t i = 0; i < sizeof codes / sizeof *codes; i++)
-    if (codes[i].dt == dt) return code_type(w, codes[i].code, out);
+    uint16_t since; /* the first VHLO version with the type (0: before 1.0) */
+  } codes[] = {{HR_I1, 0, 0},   {HR_BF16, 2, 0}, {HR_F16, 3, 0},  {HR_F32, 4, 0},  {HR_F64, 5, 0},  {HR_I4, 10, 0},
+               {HR_I8, 11, 0},  {HR_I16, 12, 0}, {HR_I32, 13, 0}, {HR_I64, 14, 0}, {HR_U4, 15, 0},  {HR_U8, 16, 0},
+               {HR_U16, 17, 0}, {HR_U32, 18, 0}, {HR_U64, 19, 0}, {HR_INDEX, 9, 0},
+               {HR_F8E4M3FN, 6, 0}, {HR_F8E5M2, 7, 0}, {HR_F8E4M3FNUZ, 27, 0}, {HR_F8E5M2FNUZ, 28, 0},
+               {HR_F8E4M3B11FNUZ, 29, 0},
+               /* versions from the StableHLO compatibility suite: the releases whose tests first use them */
+               {HR_I2, 31, VHLO_PROPS_VERSION(1, 2)},   {HR_U2, 32, VHLO_PROPS_VERSION(1, 2)},
+               {HR_TF32, 34, VHLO_PROPS_VERSION(1, 6)}, {HR_F8E4M3, 35, VHLO_PROPS_VERSION(1, 7)},
+               {HR_F8E3M4, 36, VHLO_PROPS_VERSION(1, 7)}, {HR_F4E2M1FN, 37, VHLO_PROPS_VERSION(1, 8)},
+               {HR_F6E2M3FN, 38, VHLO_PROPS_VERSION(1, 8)}, {HR_F6E3M2FN, 39, VHLO_PROPS_VERSION(1, 8)},
+               {HR_F8E8M0FNU, 40, VHLO_PROPS_VERSION(1, 8)}};
+  for (size_t i = 0; i < sizeof codes / sizeof *codes; i++) {
+    if (codes[i].dt != dt) continue;
+    if (w->version < codes[i].since)
+      return unimpl("element type %s is not in VHLO %d.%d (since %d.%d)", hr_dtype_name(dt), w->version / 100,
+                    w->version % 100, codes[i].since / 100, codes[i].since % 100);
+    return code_type(w, codes[i].code, out);
+  }
   if (dt == HR_C64 || dt == HR_C128) {
     uint32_t part;
     HR_TRY(elem_type(w, dt == HR_C64 ? HR_F32 : HR_F64, &part));
@@ -246,24 +260,76 @@ static hr_status elem_type(wr *w, hr_dtype dt, uint32_t *out) {
   return unimpl("element type %s has no VHLO type here", hr_dtype_name(dt));
 }
 
-/* The VHLO type of a value type: RankedTensorV1 (dynamic dimensions INT64_MIN), TokenV1, TupleV1. */
+/* Appends the APFloat of an f64 (a quantized type's scale): its bit pattern as a 64-bit APInt. */
+static void put_f64(hr_strbuf *e, double v) { put_apint(e, 64, (int64_t)hr_f64_bits(v)); }
+
+/* UniformQuantizedV1 / UniformQuantizedPerAxisV1 of `q`: flags (1: signed storage), storage type (a
+ * signless integer of its width), expressed type, then per tensor scale, zero point, range, or per
+ * axis the axis, range, scales and zero points. */
+static hr_status quant_type(wr *w, const hr_quant *q, uint32_t *out) {
+  static const hr_dtype signless[] = {[2] = HR_I2, [4] = HR_I4, [8] = HR_I8, [16] = HR_I16, [32] = HR_I32, [64] = HR_I64};
+  int bits = hr_dtype_bits(q->storage);
+  uint32_t storage, expressed;
+  HR_TRY(elem_type(w, signless[bits], &storage));
+  HR_TRY(elem_type(w, q->expressed, &expressed));
+  hr_strbuf e;
+  hr_strbuf_init(&e, w->a);
+  put_varint(&e, q->axis < 0 ? 24 : 30);
+  put_varint(&e, hr_dtype_is_signed_int(q->storage) ? 1 : 0);
+  put_varint(&e, storage);
+  put_varint(&e, expressed);
+  if (q->axis < 0) {
+    put_f64(&e, q->scales[0]);
+    put_svarint(&e, q->zero_points[0]);
+  } else {
+    put_varint(&e, (uint64_t)q->axis);
+  }
+  put_svarint(&e, q->storage_min);
+  put_svarint(&e, q->storage_max);
+  if (q->axis >= 0) {
+    put_varint(&e, (uint64_t)q->n);
+    for (int i = 0; i < q->n; i++) put_f64(&e, q->scales[i]);
+    put_varint(&e, (uint64_t)q->n);
+    for (int i = 0; i < q->n; i++) put_svarint(&e, q->zero_points[i]);
+  }
+  return finish(&w->types, D_VHLO, &e, out);
+}
+
+/* TypeExtensionsV1 of a tensor's bounds (INT64_MIN for '?'). */
+static hr_status bounds_attr(wr *w, const hr_type *t, uint32_t *out) {
+  hr_strbuf e;
+  hr_strbuf_init(&e, w->a);
+  put_varint(&e, 18);
+  put_varint(&e, (uint64_t)t->shape.rank);
+  for (int d = 0; d < t->shape.rank; d++) put_svarint(&e, t->bounds[d] < 0 ? INT64_MIN : t->bounds[d]);
+  return finish(&w->attrs, D_VHLO, &e, out);
+}
+
+/* The VHLO type of a type: RankedTensorV1 (dynamic dimensions INT64_MIN; with an encoding when
+ * bounded), TokenV1, TupleV1, FutureV1, and those of attributes: an element type, NoneV1. */
 static hr_status value_type(wr *w, const hr_type *t, uint32_t *out) {
   hr_strbuf e;
   if (t->kind == HR_TYPE_TOKEN) return code_type(w, 22, out);
-  if (t->kind == HR_TYPE_TUPLE) {
+  if (t->kind == HR_TYPE_NONE) return code_type(w, 33, out);
+  if (t->kind == HR_TYPE_ELEMENT) return t->quant ? quant_type(w, t->quant, out) : elem_type(w, t->dtype, out);
+  if (t->kind == HR_TYPE_TUPLE || t->kind == HR_TYPE_FUTURE) {
     uint32_t refs[64];
     if (t->n_elems > 64) return unimpl("a tuple of %d elements (at most 64)", t->n_elems);
+    if (t->kind == HR_TYPE_FUTURE && w->version < VHLO_PROPS_VERSION(1, 18))
+      return unimpl("!stablehlo.future is not in VHLO %d.%d (written from 1.18)", w->version / 100, w->version % 100);
     for (int i = 0; i < t->n_elems; i++) HR_TRY(value_type(w, &t->elems[i], &refs[i]));
     hr_strbuf_init(&e, w->a);
-    put_varint(&e, 23);
+    put_varint(&e, t->kind == HR_TYPE_TUPLE ? 23 : 42);
     put_varint(&e, (uint64_t)t->n_elems);
     for (int i = 0; i < t->n_elems; i++) put_varint(&e, refs[i]);
     return finish(&w->types, D_VHLO, &e, out);
   }
-  uint32_t el;
-  HR_TRY(elem_type(w, t->dtype, &el));
+  uint32_t el, enc = 0;
+  HR_TRY(t->quant ? quant_type(w, t->quant, &el) : elem_type(w, t->dtype, &el));
+  if (t->bounds) HR_TRY(bounds_attr(w, t, &enc));
   hr_strbuf_init(&e, w->a);
-  put_varint(&e, 20);
+  put_varint(&e, t->kind == HR_TYPE_BUFFER ? 41 : t->bounds ? 21 : 20);
+  if (t->bounds) put_varint(&e, enc);
   put_varint(&e, (uint64_t)t->shape.rank);
   for (int d = 0; d < t->shape.rank; d++) put_svarint(&e, t->shape.dims[d] == HR_DYNAMIC ? INT64_MIN : t->shape.dims[d]);
   put_varint(&e, el);
@@ -370,13 +436,10 @@ static hr_status vhlo_int(wr *w, hr_dtype dt, int64_t v, uint32_t *out) {
 
 /* The bit pattern of a float of `dt` and its width. */
 static hr_status float_bits(hr_dtype dt, double v, int *bits, int64_t *out) {
-  switch (dt) {
-    case HR_F16: *bits = 16, *out = hr_f64_to_f16(v); return NULL;
-    case HR_BF16: *bits = 16, *out = hr_f32_to_bf16((float)v); return NULL;
-    case HR_F32: *bits = 32, *out = hr_f32_bits((float)v); return NULL;
-    case HR_F64: *bits = 64, *out = (int64_t)hr_f64_bits(v); return NULL;
-    default: return unimpl("a float attribute of type %s", hr_dtype_name(dt));
-  }
+  if (!hr_dtype_is_real_float(dt)) return unimpl("a float attribute of type %s", hr_dtype_name(dt));
+  *bits = hr_float_pattern_bits(dt);
+  *out = (int64_t)hr_float_to_pattern(dt, v);
+  return NULL;
 }
 
 /* FloatV1 of type `dt`. */
@@ -455,13 +518,19 @@ static hr_status vhlo_dense(wr *w, const hr_attr *a, uint32_t *out) {
   size_t esize = hr_dtype_size(dt);
   if (raw_n > 0 && a->u.dense.nbytes < (size_t)raw_n * esize) return unimpl("a dense constant with too few bytes");
   const uint8_t *src = a->u.dense.data;
-  if (dt != HR_I1 && dt != HR_I2 && dt != HR_I4 && dt != HR_U2 && dt != HR_U4)
+  if (dt != HR_I1 && dt != HR_I2 && dt != HR_I4 && dt != HR_U2 && dt != HR_U4 && dt != HR_TF32)
     return vhlo_tensor(w, t, src, (size_t)raw_n * esize, out);
-  uint8_t *blob = w->a->alloc(w->a->ctx, (size_t)raw_n + 1, 16);
+  uint8_t *blob = w->a->alloc(w->a->ctx, (size_t)raw_n * 3 + 1, 16);
   if (!blob) return oom();
   size_t len = (size_t)raw_n;
   hr_status s = NULL;
-  if (dt == HR_I1) {
+  if (dt == HR_TF32) { /* float32 patterns to MLIR's 3-byte 19-bit ones */
+    len = (size_t)raw_n * 3;
+    for (int64_t i = 0; i < raw_n; i++) {
+      uint64_t bits = hr_float_load_pattern(dt, src + 4 * i);
+      for (int k = 0; k < 3; k++) blob[3 * i + k] = (uint8_t)(bits >> (8 * k));
+    }
+  } else if (dt == HR_I1) {
     if (n == 0) len = 0;
     else s = pack_i1(src, n, a->u.dense.splat, blob, &len);
   } else {
@@ -835,8 +904,10 @@ static hr_status inherent_attr(wr *w, const hr_op *op, const char *base, const c
 /* Ops                                                                                             */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The VHLO op name at VHLO 1.8 of an IR op ("vhlo.dot_general_v2") and its properties entry. */
-static hr_status vhlo_op_name(const hr_op *op, char *name, size_t cap, const char **base, const vhlo_prop_op **spec) {
+/* The VHLO op name at the version written of an IR op ("vhlo.dot_general_v2") and its properties
+ * entry. */
+static hr_status vhlo_op_name(const wr *w, const hr_op *op, char *name, size_t cap, const char **base,
+                              const vhlo_prop_op **spec) {
   const char *full = hr_opcode_name(op->code);
   if (op->code == HR_OP_FUNC_RETURN || op->code == HR_OP_RETURN) full = "stablehlo.return";
   else if (op->code == HR_OP_FUNC_CALL) full = "stablehlo.call";
@@ -845,9 +916,9 @@ static hr_status vhlo_op_name(const hr_op *op, char *name, size_t cap, const cha
   for (int v = 1; v <= 9; v++) {
     snprintf(name, cap, "vhlo.%s_v%d", *base, v);
     const vhlo_prop_op *p = vhlo_props_find(name);
-    if (p && p->since <= WR_VHLO_VERSION && WR_VHLO_VERSION <= p->until) return (*spec = p), NULL;
+    if (p && p->since <= w->version && w->version <= p->until) return (*spec = p), NULL;
   }
-  return unimpl("op %s has no VHLO op at VHLO 1.8", full);
+  return unimpl("op %s has no VHLO op at VHLO %d.%d", full, w->version / 100, w->version % 100);
 }
 
 /* The properties record of an op: its inherent attributes' indices in record order. */
@@ -869,7 +940,7 @@ static hr_status props_record(wr *w, const hr_op *op, const char *base, const vh
 }
 
 /* Whether `name` is an inherent attribute of another version of op `vhlo_name` ("vhlo.x_vN"): one
- * StableHLO has and VHLO 1.8's version lacks (exponential's result_accuracy), which cannot be
+ * StableHLO has and the version written lacks (exponential's result_accuracy before 1.9), which cannot be
  * carried along as a discardable attribute. */
 static bool inherent_elsewhere(const char *vhlo_name, const char *name) {
   const char *v = strrchr(vhlo_name, 'v');
@@ -895,7 +966,8 @@ static hr_status discardable_attrs(wr *w, const char *vhlo_name, const hr_named_
   for (int i = 0; i < n; i++) {
     if (used && used[i]) continue;
     if (inherent_elsewhere(vhlo_name, attrs[i].name))
-      return unimpl("%s has no attribute '%s' at VHLO 1.8", vhlo_name, attrs[i].name);
+      return unimpl("%s has no attribute '%s' at VHLO %d.%d", vhlo_name, attrs[i].name, w->version / 100,
+                    w->version % 100);
     if (k + 2 > 128) return unimpl("%s: more than 64 discardable attributes", vhlo_name);
     uint32_t key;
     HR_TRY(string_ref(w, attrs[i].name, strlen(attrs[i].name), &key));
@@ -989,7 +1061,7 @@ static hr_status write_op(wr *w, const hr_op *op, hr_strbuf *ir, uint64_t *next,
   char name[96];
   const char *base = NULL;
   const vhlo_prop_op *spec = NULL;
-  HR_TRY(at_op(op, vhlo_op_name(op, name, sizeof name, &base, &spec)));
+  HR_TRY(at_op(op, vhlo_op_name(w, op, name, sizeof name, &base, &spec)));
   uint32_t opname, props = 0;
   HR_TRY(opname_ref(w, D_VHLO, name + 5, &opname));
   bool used[128] = {false};
@@ -1034,6 +1106,10 @@ static hr_status write_op(wr *w, const hr_op *op, hr_strbuf *ir, uint64_t *next,
  * values reserve slots at the top of the scope while it is written. */
 static hr_status write_region(wr *w, const hr_block *b, hr_strbuf *ir, unsigned depth) {
   if (depth > 256) return unimpl("regions nested more than 256 deep");
+  if (!b->parent_op && b->func && b->func->is_declaration) { /* a declaration's body: no block */
+    put_varint(ir, 0);
+    return NULL;
+  }
   uint64_t n_values = (uint64_t)b->n_args;
   for (int i = 0; i < b->n_ops; i++) n_values += (uint64_t)b->ops[i]->n_results;
   uint64_t base = w->scope_top, next = base;
@@ -1281,7 +1357,7 @@ static hr_status write_file(wr *w, const hr_module *m, hr_strbuf *out) {
   if (!s) {
     hr_strbuf_append(out, "ML\xef" "R", 4);
     put_varint(out, 6);
-    hr_strbuf_append(out, WR_PRODUCER, sizeof WR_PRODUCER); /* with its NUL */
+    hr_strbuf_append(out, w->producer, strlen(w->producer) + 1); /* with its NUL */
     put_section(out, 1, &dial);
     put_section(out, 2, &data);
     put_section(out, 3, &off);
@@ -1296,13 +1372,34 @@ static hr_status write_file(wr *w, const hr_module *m, hr_strbuf *out) {
   return s;
 }
 
-hr_status hr_bc_write_module(const hr_module *m, hr_strbuf *out) {
+hr_status hr_bc_parse_version(const char *text, uint16_t *out) {
+  unsigned major, minor, patch = 0;
+  char end;
+  int n = sscanf(text, "%u.%u%c", &major, &minor, &end);
+  if (n == 3 && end == '.') n = sscanf(text, "%u.%u.%u%c", &major, &minor, &patch, &end) == 3 ? 2 : 0;
+  if (n != 2 || major > 9 || minor > 99 || patch > 99)
+    return hr_error(HR_INVALID_ARGUMENT, "'%s' is not a StableHLO version (MAJOR.MINOR or MAJOR.MINOR.PATCH)", text);
+  uint16_t v = VHLO_PROPS_VERSION(major, minor);
+  if (v < HR_BC_VERSION_MIN || v > HR_BC_VERSION_MAX)
+    return hr_error(HR_UNIMPLEMENTED, "StableHLO %u.%u: portable artifacts are written for versions %d.%d to %d.%d",
+                    major, minor, HR_BC_VERSION_MIN / 100, HR_BC_VERSION_MIN % 100, HR_BC_VERSION_MAX / 100,
+                    HR_BC_VERSION_MAX % 100);
+  *out = v;
+  return NULL;
+}
+
+hr_status hr_bc_write_module(const hr_module *m, uint16_t version, hr_strbuf *out) {
   if (!m || !out) return hr_error(HR_INVALID_ARGUMENT, "hr_bc_write_module: `m` or `out` is NULL");
+  if (version < HR_BC_VERSION_MIN || version > HR_BC_VERSION_MAX)
+    return hr_error(HR_INVALID_ARGUMENT, "hr_bc_write_module: version %u is outside %d..%d", version,
+                    HR_BC_VERSION_MIN, HR_BC_VERSION_MAX);
   const hr_allocator *a = hr_default_allocator();
   wr *w = a->alloc(a->ctx, sizeof *w, _Alignof(wr));
   if (!w) return oom();
   memset(w, 0, sizeof *w);
   w->a = a;
+  w->version = version;
+  snprintf(w->producer, sizeof w->producer, "StableHLO_v%d.%d.0", version / 100, version % 100);
   wr_table *tables[] = {&w->strings, &w->attrs, &w->types, &w->props};
   for (int i = 0; i < 4; i++) {
     tables[i]->a = w->a;

@@ -30,6 +30,7 @@ static const char *descr_for(hr_dtype t) {
   switch (t) {
     case HR_I2: case HR_I4: return "|i1";
     case HR_U2: case HR_U4: return "|u1";
+    case HR_INDEX: return "<i8"; /* numpy has no index type: its 64-bit integers */
     default: break;
   }
   for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0]; i++)

@@ -3,8 +3,10 @@
  * point into the mapping; a file whose data section is not 8-byte aligned is copied into an
  * aligned heap buffer instead. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/limits.h"
 #include "base/mapping.h"
 #include "base/weights.h"
@@ -18,6 +20,13 @@ static const struct {
     {"U8", HR_U8},     {"U16", HR_U16}, {"U32", HR_U32}, {"U64", HR_U64}, {"F16", HR_F16},
     {"BF16", HR_BF16}, {"F32", HR_F32}, {"F64", HR_F64}, {"C64", HR_C64},
 };
+
+/* The safetensors name of an hlorun type, or NULL. */
+static const char *name_of(hr_dtype t) {
+  for (size_t i = 0; i < sizeof st_dtypes / sizeof st_dtypes[0]; i++)
+    if (st_dtypes[i].dtype == t) return st_dtypes[i].name;
+  return NULL;
+}
 
 static hr_dtype dtype_of(const char *name) {
   for (size_t i = 0; i < sizeof st_dtypes / sizeof st_dtypes[0]; i++)
@@ -127,4 +136,64 @@ hr_status hr_safetensors_read_file(const char *path, const hr_allocator *a, size
   }
   *out = w;
   return NULL;
+}
+
+/* The header: one entry per tensor, data laid out in the set's order, padded with spaces to a
+ * multiple of 8 bytes so that the data section (and each tensor, all sizes being multiples of
+ * their element sizes) stays aligned when the file is mapped. */
+static hr_status header_text(const hr_weights *w, char **text, size_t *len) {
+  json_t *h = json_object();
+  hr_status s = h ? NULL : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  size_t offset = 0;
+  for (int i = 0; !s && i < hr_weights_count(w); i++) {
+    const hr_tensor *t = hr_weights_tensor(w, i);
+    const char *dtype = name_of(t->dtype);
+    if (!dtype) {
+      s = hr_error(HR_UNIMPLEMENTED, "tensor '%s': safetensors has no %s", hr_weights_name(w, i), hr_dtype_name(t->dtype));
+      break;
+    }
+    json_t *shape = json_array();
+    for (int d = 0; shape && d < t->shape.rank; d++) json_array_append_new(shape, json_integer(t->shape.dims[d]));
+    json_t *entry = json_pack("{s:s, s:o, s:[I, I]}", "dtype", dtype, "shape", shape, "data_offsets",
+                              (json_int_t)offset, (json_int_t)(offset + t->nbytes));
+    if (!entry || json_object_set_new(h, hr_weights_name(w, i), entry) != 0) s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+    offset += t->nbytes;
+  }
+  char *dumped = s ? NULL : json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  json_decref(h);
+  if (!s && !dumped) s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  if (s) return s;
+  size_t n = strlen(dumped), padded = (n + 8 + 7) / 8 * 8 - 8; /* the 8-byte length word included */
+  *text = malloc(8 + padded);
+  if (!*text) {
+    free(dumped);
+    return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  for (int b = 0; b < 8; b++) (*text)[b] = (char)(((uint64_t)padded >> (8 * b)) & 0xFF);
+  memcpy(*text + 8, dumped, n);
+  memset(*text + 8 + n, ' ', padded - n);
+  *len = 8 + padded;
+  free(dumped);
+  return NULL;
+}
+
+hr_status hr_safetensors_write_file(const hr_weights *w, const char *path) {
+  if (!w || !path) return hr_error(HR_INVALID_ARGUMENT, "hr_safetensors_write_file: NULL argument");
+  int n = hr_weights_count(w);
+  const void **parts = malloc((size_t)(n + 1) * sizeof *parts);
+  size_t *lens = malloc((size_t)(n + 1) * sizeof *lens);
+  char *header = NULL;
+  hr_status s = parts && lens ? header_text(w, &header, &lens[0]) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  if (!s) {
+    parts[0] = header;
+    for (int i = 0; i < n; i++) {
+      parts[i + 1] = hr_weights_tensor(w, i)->data;
+      lens[i + 1] = hr_weights_tensor(w, i)->nbytes;
+    }
+    s = hr_write_file_parts(path, parts, lens, n + 1);
+  }
+  free(header);
+  free(parts);
+  free(lens);
+  return s ? hr_status_wrap(s, "%s", path) : NULL;
 }
