@@ -52,7 +52,7 @@ static hr_status fz_list(hr_kvstore *kv, const char *prefix, hr_kvstore_key_fn f
 
 static void fz_close(hr_kvstore *kv) { (void)kv; }
 
-static const hr_kvstore_ops fz_ops = {fz_read, fz_list, fz_close};
+static const hr_kvstore_ops fz_ops = {.read = fz_read, .list = fz_list, .close = fz_close};
 
 /* Adds key "a/`key`" (klen bytes) with value v[0..n). */
 static void add(fz_store *st, const char *key, size_t klen, const uint8_t *v, size_t n) {

@@ -55,6 +55,10 @@ enum {
 #define HR_LIMIT_TENSOR_BYTES ((size_t)4 << 30)
 /* One dense constant in program text (hr_parse_options.max_constant_bytes default). */
 #define HR_LIMIT_CONSTANT_BYTES ((size_t)4 << 30)
+/* A bytecode constant at least this large is used in place from the mapped file instead of copied
+ * (when its bytes are the IR's layout and aligned for its elements): below it, a copy costs less
+ * than keeping the file's pages. */
+#define HR_LIMIT_IN_PLACE_CONSTANT_BYTES ((size_t)4 << 10)
 /* A result computed while compiling (the compiler's folder, an executable's fixed ops, joined
  * weights): larger ones stay ops and run per call, so compiling stays cheap. */
 #define HR_LIMIT_FOLD_BYTES ((size_t)1 << 20)

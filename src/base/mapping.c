@@ -44,6 +44,17 @@ hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *l
   return s;
 }
 
+hr_status hr_map_anonymous(size_t len, void **data) {
+  void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    *data = NULL;
+    return hr_error(HR_OUT_OF_MEMORY, "cannot map %zu bytes of memory: %s", len, strerror(errno));
+  }
+  hr_advise_huge_pages(p, len);
+  *data = p;
+  return NULL;
+}
+
 void hr_unmap_file(void *data, size_t len) {
   if (data && len) munmap(data, len);
 }

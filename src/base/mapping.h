@@ -16,7 +16,11 @@ hr_status hr_map_fd(int fd, const char *path, size_t len, void **data);
 /* Maps `path` read-only (private). Empty files yield data == NULL, len == 0. Files above
  * `max_bytes` are rejected before anything is mapped. */
 hr_status hr_map_file(const char *path, size_t max_bytes, void **data, size_t *len);
-/* Unmaps a mapping made by hr_map_fd or hr_map_file (matches hr_backing_release_fn). */
+/* Maps `len` (> 0) bytes of fresh zeroed memory, read-write, with huge pages asked for (hr_advise_huge_pages):
+ * a block for many tensors written once (a restored checkpoint), whose pages fault in 2 MiB at a
+ * time. Released with hr_unmap_file. */
+hr_status hr_map_anonymous(size_t len, void **data);
+/* Unmaps a mapping made by hr_map_fd, hr_map_file or hr_map_anonymous (matches hr_backing_release_fn). */
 void hr_unmap_file(void *data, size_t len);
 
 /* The size of a transparent huge page on x86-64 Linux. */

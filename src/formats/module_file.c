@@ -6,7 +6,7 @@
  * variables need nothing here: @main computes them from its arguments' shapes. */
 #include <string.h>
 
-#include "base/file.h"
+#include "base/mapping.h"
 #include "base/limits.h"
 #include "formats/jaxexport/jaxexport.h"
 #include "formats/mlirbc/bytecode.h"
@@ -104,7 +104,7 @@ static hr_status parse_exported(const char *path, const uint8_t *data, size_t le
   const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
   hr_jaxexport *e;
   HR_TRY(hr_jaxexport_read(path, data, len, a, &e));
-  hr_status s = hr_module_parse_bytecode(path, e->module, e->module_size, opts, out);
+  hr_status s = hr_bc_parse_module(path, e->module, e->module_size, opts, true, out);
   if (!s && e->num_platforms > 1) {
     s = bind_platform_index(*out, e, path);
     if (!s && !(opts && opts->no_verify)) s = hr_module_verify(*out);
@@ -123,14 +123,22 @@ hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, h
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `out` is NULL");
   *out = NULL;
   if (!path) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_file: `path` is NULL");
-  const hr_allocator *a = opts && opts->allocator ? opts->allocator : hr_default_allocator();
-  char *data;
+  /* The file is mapped, not read: a portable artifact's large constants stay where they are in it
+   * and the module keeps the mapping; text is copied into the module as it is parsed. */
+  void *data;
   size_t len;
-  HR_TRY(hr_read_file(path, a, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
-  const uint8_t *bytes = (const uint8_t *)data;
-  hr_status s = hr_bc_sniff(bytes, len)          ? hr_module_parse_bytecode(path, data, len, opts, out)
-                : hr_jaxexport_sniff(bytes, len) ? parse_exported(path, bytes, len, opts, out)
-                                                 : hr_module_parse(path, data, len, opts, out);
-  a->free(a->ctx, data);
+  HR_TRY(hr_map_file(path, HR_LIMIT_MODULE_FILE_BYTES, &data, &len));
+  const uint8_t *bytes = data;
+  bool binary = hr_bc_sniff(bytes, len);
+  hr_status s = binary                           ? hr_bc_parse_module(path, data, len, opts, true, out)
+                : hr_jaxexport_sniff(bytes, len) ? (binary = true, parse_exported(path, bytes, len, opts, out))
+                                                 : hr_module_parse(path, data ? data : "", len, opts, out);
+  if (!s && binary) {
+    (*out)->backing = data;
+    (*out)->backing_len = len;
+    (*out)->release = hr_unmap_file;
+  } else if (data) {
+    hr_unmap_file(data, len);
+  }
   return s;
 }

@@ -471,7 +471,11 @@ hr_status hr_module_new(const hr_allocator *a, const char *filename, hr_module *
 void hr_module_free(hr_module *m) {
   if (!m) return;
   hr_arena arena = m->arena; /* the module itself lives in its arena */
+  void *backing = m->backing;
+  size_t len = m->backing_len;
+  void (*release)(void *, size_t) = m->release;
   hr_arena_release(&arena);
+  if (release) release(backing, len);
 }
 
 hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind) {

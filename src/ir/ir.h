@@ -319,6 +319,11 @@ struct hr_func {
 
 struct hr_module {
   hr_arena arena;
+  /* Memory constants point into (a file mapping: large bytecode constants are used in place),
+   * released with `release` when the module is freed; NULL when none. */
+  void *backing;
+  size_t backing_len;
+  void (*release)(void *backing, size_t len);
   const char *filename;
   const char *name; /* module @name, or NULL */
   hr_attr *attrs;   /* DICT of module attributes (mhlo.num_partitions, ...) or NULL */

@@ -187,7 +187,7 @@ hr_status hr_p_make_dict(hr_parser *p, const hr_pvec *entries, hr_attr **out) {
   a->u.dict.n = (int)entries->len;
   a->u.dict.entries = data;
   /* MLIR keeps a dictionary's entries sorted by name, however they were written. */
-  qsort(a->u.dict.entries, entries->len, sizeof(hr_named_attr), compare_entry_names);
+  if (entries->len > 1) qsort(a->u.dict.entries, entries->len, sizeof(hr_named_attr), compare_entry_names);
   *out = a;
   return NULL;
 }

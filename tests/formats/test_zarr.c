@@ -67,7 +67,7 @@ static void mem_clear(mem_store *m) {
 
 static void mem_close(hr_kvstore *kv) { mem_clear((mem_store *)kv); }
 
-static const hr_kvstore_ops mem_ops = {mem_read, mem_list, mem_close};
+static const hr_kvstore_ops mem_ops = {.read = mem_read, .list = mem_list, .close = mem_close};
 
 static mem_store mem = {.base = {&mem_ops, "mem"}};
 

@@ -180,6 +180,12 @@ bool hr_bc_sniff(const uint8_t *data, size_t len);
 hr_status hr_bc_read(const char *filename, const uint8_t *data, size_t len, const hr_allocator *a, hr_bc_file **out);
 void hr_bc_free(hr_bc_file *f);
 
+/* hr_module_parse_bytecode for `data` that outlives the module (`in_place`): its large constants
+ * point into `data` instead of being copied (the caller then hands `data` to the module to release,
+ * hr_module.backing). */
+hr_status hr_bc_parse_module(const char *filename, const void *data, size_t len, const hr_parse_options *opts,
+                             bool in_place, hr_module **out);
+
 /* A cursor over an attribute, type or properties entry's bytes, for the dialect decoders. */
 hr_bc_cursor hr_bc_entry_cursor(const hr_bc_file *f, const uint8_t *data, size_t len);
 

@@ -51,6 +51,11 @@ static hr_status check_producer(const hr_bc_file *f, const void *data, size_t le
 
 hr_status hr_module_parse_bytecode(const char *filename, const void *data, size_t len, const hr_parse_options *opts,
                                    hr_module **out) {
+  return hr_bc_parse_module(filename, data, len, opts, false, out);
+}
+
+hr_status hr_bc_parse_module(const char *filename, const void *data, size_t len, const hr_parse_options *opts,
+                             bool in_place, hr_module **out) {
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_bytecode: `out` is NULL");
   *out = NULL;
   if (!data && len) return hr_error(HR_INVALID_ARGUMENT, "hr_module_parse_bytecode: `data` is NULL");
@@ -62,6 +67,7 @@ hr_status hr_module_parse_bytecode(const char *filename, const void *data, size_
   if (!s) s = hr_module_new(a, filename, &m);
   vhlo_ctx c;
   if (!s) s = init_ctx(&c, f, m, opts);
+  if (!s) c.in_place = in_place;
   if (!s && c.vhlo < 0) s = hr_error(HR_UNIMPLEMENTED, "%s: not a StableHLO portable artifact (no VHLO dialect; producer %s)", filename, f->producer);
   if (!s) s = vhlo_convert_module(&c);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);

@@ -215,6 +215,17 @@ static void copy_elements(hr_dtype dtype, const uint8_t *blob, size_t len, int64
   memcpy(dst, blob, len);
 }
 
+/* Whether the `nbytes` stored at `blob` can be a constant's data where they are: the file outlives
+ * the module, they are the IR's layout (not i1, sub-byte integers or tf32, which are converted),
+ * large enough to be worth it, and aligned for their elements (blobs sit at any offset). */
+static bool in_place(const vhlo_ctx *c, hr_dtype dt, const uint8_t *blob, size_t nbytes) {
+  if (!c->in_place || nbytes < HR_LIMIT_IN_PLACE_CONSTANT_BYTES || dt == HR_I1 || dt == HR_I2 || dt == HR_I4 ||
+      dt == HR_TF32)
+    return false;
+  size_t align = hr_dtype_is_complex(dt) ? hr_dtype_size(dt) / 2 : hr_dtype_size(dt);
+  return (uintptr_t)blob % (align > 8 ? 8 : align) == 0;
+}
+
 /* Bytes MLIR stores for `n` elements of `dtype` (i1 either packed or a byte each: see above). */
 static bool storage_fits(hr_dtype dtype, size_t len, int64_t n) {
   if (dtype == HR_I1) return len == (size_t)n || len == (size_t)((n + 7) / 8);
@@ -243,10 +254,15 @@ static hr_status dense_attr(vhlo_ctx *c, hr_bc_cursor *cur, hr_attr **out) {
   if ((uint64_t)raw_n > SIZE_MAX / esize || (size_t)raw_n * esize > c->max_constant_bytes)
     return hr_bc_error(cur, "a constant of %lld elements exceeds the limit of %zu bytes", (long long)raw_n, c->max_constant_bytes);
   size_t nbytes = (size_t)raw_n * esize;
-  uint8_t *data = hr_arena_alloc(&c->m->arena, nbytes ? nbytes : 1, 64);
   hr_attr *a = hr_attr_new(c->m, HR_ATTR_DENSE);
-  if (!data || !a) return oom();
-  if (nbytes) copy_elements(dt, blob, len, raw_n, data);
+  if (!a) return oom();
+  const uint8_t *data = in_place(c, dt, blob, nbytes) ? blob : NULL;
+  if (!data) {
+    uint8_t *copy = hr_arena_alloc(&c->m->arena, nbytes ? nbytes : 1, 64);
+    if (!copy) return oom();
+    if (nbytes) copy_elements(dt, blob, len, raw_n, copy);
+    data = copy;
+  }
   a->u.dense.type = t->type;
   a->u.dense.splat = splat;
   a->u.dense.data = data;

@@ -44,6 +44,7 @@ typedef struct vhlo_ctx {
   int depth;             /* nesting of the entry being decoded */
   int64_t builtin, vhlo; /* dialect indices, or -1 */
   size_t max_constant_bytes;
+  bool in_place;     /* the file outlives the module: large constants may point into it */
   /* ops */
   hr_value **values; /* per bytecode value id: the converted value, or NULL */
   hr_func *func;     /* the function being converted */

@@ -15,12 +15,19 @@ typedef struct hr_kvstore hr_kvstore;
  * A non-NULL status stops the listing and is returned from it. */
 typedef hr_status (*hr_kvstore_key_fn)(void *ctx, const char *key, size_t value_len);
 
+/* Called with the bytes of a value, which stay valid only during the call. A non-NULL status is
+ * returned from hr_kvstore_visit. */
+typedef hr_status (*hr_kvstore_value_fn)(void *ctx, const unsigned char *data, size_t len);
+
 typedef struct hr_kvstore_ops {
   /* Reads the value of `key` into a buffer allocated with `a` (never NULL on success, even for an
    * empty value; the caller frees it). HR_NOT_FOUND when the key does not exist; a value above
    * `max_bytes` is refused with HR_RESOURCE_EXHAUSTED before anything is allocated. */
   hr_status (*read)(hr_kvstore *kv, const char *key, const hr_allocator *a, size_t max_bytes, unsigned char **data,
                     size_t *len);
+  /* Optional: calls `fn` with the value of `key` where the store holds it (a mapped data file, a
+   * decoded node), copying nothing; errors as read's. NULL: hr_kvstore_visit reads a copy. */
+  hr_status (*visit)(hr_kvstore *kv, const char *key, size_t max_bytes, hr_kvstore_value_fn fn, void *ctx);
   /* Calls `fn` for every key that begins with `prefix` ("" for all), in ascending byte order. */
   hr_status (*list)(hr_kvstore *kv, const char *prefix, hr_kvstore_key_fn fn, void *ctx);
   void (*close)(hr_kvstore *kv);
@@ -43,6 +50,18 @@ hr_status hr_kvstore_open_ocdbt(const char *root, const hr_allocator *a, hr_kvst
 static inline hr_status hr_kvstore_read(hr_kvstore *kv, const char *key, const hr_allocator *a, size_t max_bytes,
                                         unsigned char **data, size_t *len) {
   return kv->ops->read(kv, key, a, max_bytes, data, len);
+}
+/* Calls `fn` with the value of `key` (without a copy where the store allows). */
+static inline hr_status hr_kvstore_visit(hr_kvstore *kv, const char *key, size_t max_bytes, hr_kvstore_value_fn fn,
+                                         void *ctx) {
+  if (kv->ops->visit) return kv->ops->visit(kv, key, max_bytes, fn, ctx);
+  const hr_allocator *a = hr_default_allocator();
+  unsigned char *data;
+  size_t len;
+  HR_TRY(kv->ops->read(kv, key, a, max_bytes, &data, &len));
+  hr_status s = fn(ctx, data, len);
+  a->free(a->ctx, data);
+  return s;
 }
 static inline hr_status hr_kvstore_list(hr_kvstore *kv, const char *prefix, hr_kvstore_key_fn fn, void *ctx) {
   return kv->ops->list(kv, prefix, fn, ctx);

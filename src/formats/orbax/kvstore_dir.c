@@ -285,7 +285,7 @@ static void dir_close(hr_kvstore *base) {
   kv->a->free(kv->a->ctx, kv);
 }
 
-static const hr_kvstore_ops dir_ops = {dir_read, dir_list, dir_close};
+static const hr_kvstore_ops dir_ops = {.read = dir_read, .list = dir_list, .close = dir_close};
 
 hr_status hr_kvstore_open_dir(const char *root, const hr_allocator *a, hr_kvstore **out) {
   if (!a) a = hr_default_allocator();

@@ -247,44 +247,65 @@ static hr_status find(oc_store *st, const oc_db *db, const unsigned char *key, s
 /* Reading                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Copies the value of leaf entry `e` (of `key`) into a new buffer allocated with `a`. */
-static hr_status copy_value(oc_store *st, const oc_db *db, const oc_node *leaf, const oc_entry *e, const char *key,
-                            const hr_allocator *a, size_t max_bytes, unsigned char **data, size_t *len) {
+/* Calls `fn` with the value of leaf entry `e` (of `key`) where it lies: in the leaf's body, or in
+ * its mapped data file. */
+static hr_status visit_value(oc_store *st, const oc_db *db, const oc_node *leaf, const oc_entry *e, const char *key,
+                             size_t max_bytes, hr_kvstore_value_fn fn, void *ctx) {
   if (e->value_len > max_bytes)
     return hr_error(HR_RESOURCE_EXHAUSTED, "%s: OCDBT: the value of \"%s\" (%llu bytes) exceeds the limit of %zu bytes",
                     st->name, key, (unsigned long long)e->value_len, max_bytes);
-  size_t n = (size_t)e->value_len;
   oc_view v = {e->value, NULL, 0};
   char why[128];
   snprintf(why, sizeof why, "the value of \"%s\"", key);
   if (e->indirect) HR_TRY(view_range(st, db, leaf->table.paths[e->ref.file], &e->ref, why, &v));
-  unsigned char *buf = a->alloc(a->ctx, n ? n : 1, 64);
-  if (buf) memcpy(buf, v.p, n);
+  hr_status s = fn(ctx, v.p, (size_t)e->value_len);
   view_release(&v);
-  if (!buf) return oom(st->name);
-  *data = buf;
-  *len = n;
-  return NULL;
+  return s;
 }
 
-/* kv->ops->read: the value of `key` in the first database holding it. */
-static hr_status oc_read(hr_kvstore *kv, const char *key, const hr_allocator *a, size_t max_bytes, unsigned char **data,
-                         size_t *len) {
+/* kv->ops->visit: the value of `key` in the first database holding it. */
+static hr_status oc_visit(hr_kvstore *kv, const char *key, size_t max_bytes, hr_kvstore_value_fn fn, void *ctx) {
   oc_store *st = (oc_store *)kv;
-  *data = NULL;
-  *len = 0;
-  if (!a) a = hr_default_allocator();
   for (int d = 0; d < st->n_dbs; d++) {
     oc_node held = {0};
     const oc_node *leaf;
     const oc_entry *e;
     hr_status s = find(st, &st->dbs[d], (const unsigned char *)key, strlen(key), &held, &leaf, &e);
     bool found = !s && e;
-    if (found) s = copy_value(st, &st->dbs[d], leaf, e, key, a, max_bytes, data, len);
+    if (found) s = visit_value(st, &st->dbs[d], leaf, e, key, max_bytes, fn, ctx);
     oc_node_free(&held, st->a);
     if (s || found) return s;
   }
   return hr_error(HR_NOT_FOUND, "%s: OCDBT: key \"%s\" not found", st->name, key);
+}
+
+/* A value copied into a buffer of the reader's allocator. */
+typedef struct copy_ctx {
+  const hr_allocator *a;
+  const char *store;
+  unsigned char *data;
+  size_t len;
+} copy_ctx;
+
+static hr_status copy_out(void *ctx, const unsigned char *data, size_t len) {
+  copy_ctx *c = ctx;
+  c->data = c->a->alloc(c->a->ctx, len ? len : 1, 64);
+  if (!c->data) return oom(c->store);
+  if (len) memcpy(c->data, data, len);
+  c->len = len;
+  return NULL;
+}
+
+/* kv->ops->read: a copy of what visit sees. */
+static hr_status oc_read(hr_kvstore *kv, const char *key, const hr_allocator *a, size_t max_bytes, unsigned char **data,
+                         size_t *len) {
+  copy_ctx c = {a ? a : hr_default_allocator(), kv->name, NULL, 0};
+  *data = NULL;
+  *len = 0;
+  HR_TRY(oc_visit(kv, key, max_bytes, copy_out, &c));
+  *data = c.data;
+  *len = c.len;
+  return NULL;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -460,7 +481,7 @@ static void oc_close(hr_kvstore *kv) {
   a->free(a->ctx, st);
 }
 
-static const hr_kvstore_ops ocdbt_ops = {oc_read, oc_list, oc_close};
+static const hr_kvstore_ops ocdbt_ops = {.read = oc_read, .visit = oc_visit, .list = oc_list, .close = oc_close};
 
 /* Whether `dir`/`name` exists and is of type `type` (S_IFREG, S_IFDIR), links followed. */
 static bool exists_as(const char *dir, const char *name, mode_t type) {

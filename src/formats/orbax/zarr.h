@@ -9,6 +9,11 @@
 /* The element type and shape of the array under `prefix` ("params.dense.kernel"; its metadata is
  * `prefix`/.zarray or `prefix`/zarr.json), without reading chunks. */
 hr_status hr_zarr_read_info(hr_kvstore *kv, const char *prefix, hr_dtype *dtype, hr_shape *shape);
+/* Reads the whole array under `prefix` into dst[0..nbytes) (nbytes: its element count times its
+ * type's size, as hr_zarr_read_info gives them; anything else is refused). Every element is written
+ * unless `zeroed` says dst holds zeros already: then missing chunks of a zero fill value are skipped. */
+hr_status hr_zarr_read_into(hr_kvstore *kv, const char *prefix, const hr_allocator *a, void *dst, size_t nbytes,
+                            bool zeroed);
 /* Reads the whole array under `prefix` into a new tensor allocated with `a` (NULL: the default;
  * missing chunks take the fill value). Arrays above `max_bytes` (0: HR_LIMIT_ORBAX_BYTES), and
  * arrays whose chunks are, are refused before anything is allocated. */

@@ -356,10 +356,23 @@ static void reader_free(zr_reader *r) {
   if (r->chunk) r->a->free(r->a->ctx, r->chunk);
 }
 
-/* Reads a stored chunk, refusing one larger than its bound; *data NULL when it is missing. */
-static hr_status read_stored(zr_reader *r, const char *key, unsigned char **data, size_t *len) {
-  *data = NULL;
-  hr_status s = hr_kvstore_read(r->kv, key, r->a, r->bound[0], data, len);
+/* One stored chunk being decoded where the store holds it (hr_kvstore_visit). */
+typedef struct zr_visit {
+  zr_reader *r;
+  unsigned char *dst;
+} zr_visit;
+
+static hr_status decode_visited(void *ctx, const unsigned char *data, size_t len) {
+  zr_visit *v = ctx;
+  return decode_chunk(v->r, 0, data, len, v->dst);
+}
+
+/* Decodes the stored chunk `key` into `dst`, refusing one larger than its bound; *present false
+ * when it is missing. */
+static hr_status read_stored(zr_reader *r, const char *key, unsigned char *dst, bool *present) {
+  zr_visit v = {r, dst};
+  hr_status s = hr_kvstore_visit(r->kv, key, r->bound[0], decode_visited, &v);
+  *present = !s || hr_status_code(s) != HR_NOT_FOUND;
   if (s && hr_status_code(s) == HR_NOT_FOUND) {
     hr_status_free(s);
     return NULL;
@@ -367,7 +380,7 @@ static hr_status read_stored(zr_reader *r, const char *key, unsigned char **data
   if (s && hr_status_code(s) == HR_RESOURCE_EXHAUSTED)
     return hr_status_wrap(s, "%s: a chunk of %zu decoded bytes may be stored in at most %zu", r->z->where,
                           r->z->levels[0].bytes, r->bound[0]);
-  return s;
+  return s ? hr_status_wrap(s, "%s/%s", r->kv->name, key) : NULL;
 }
 
 /* Reads every chunk of the grid into tensor `t` (already holding the fill value). */
@@ -377,14 +390,10 @@ static hr_status read_chunks(zr_reader *r, const char *prefix, hr_tensor *t) {
   int64_t cell[HR_MAX_RANK] = {0}, origin[HR_MAX_RANK];
   for (int64_t i = 0; i < z->n_chunks; i++) {
     char key[HR_LIMIT_ORBAX_PATH_BYTES];
-    unsigned char *data;
-    size_t len = 0;
+    bool present;
     HR_TRY(chunk_key(z, prefix, cell, key, sizeof key));
-    HR_TRY(read_stored(r, key, &data, &len));
-    if (data) {
-      hr_status s = decode_chunk(r, 0, data, len, r->chunk ? r->chunk : t->data);
-      r->a->free(r->a->ctx, data);
-      if (s) return hr_status_wrap(s, "%s/%s", r->kv->name, key);
+    HR_TRY(read_stored(r, key, r->chunk ? r->chunk : t->data, &present));
+    if (present) {
       for (int j = 0; j < rank; j++) origin[j] = cell[j] * z->chunks[j];
       if (r->chunk) copy_block(t->data, z->shape.dims, r->chunk, z->chunks, origin, rank, r->elsize);
     }
@@ -396,6 +405,52 @@ static hr_status read_chunks(zr_reader *r, const char *prefix, hr_tensor *t) {
   return NULL;
 }
 
+/* The elements of array `z` (checked against `max_bytes`), and its bytes. */
+static hr_status array_size(const zr_array *z, size_t max_bytes, size_t *n, size_t *bytes) {
+  size_t elsize = hr_dtype_size(z->dtype);
+  *n = 1;
+  for (int j = 0; j < z->shape.rank; j++) *n *= (size_t)z->shape.dims[j]; /* zarr.c checked it for overflow */
+  if (*n > max_bytes / elsize)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: the array of %zu elements of %zu bytes exceeds the limit of %zu bytes",
+                    z->where, *n, elsize, max_bytes);
+  if (z->n_chunks && z->levels[0].bytes > max_bytes)
+    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: a chunk of %zu bytes exceeds the limit of %zu bytes", z->where,
+                    z->levels[0].bytes, max_bytes);
+  *bytes = *n * elsize;
+  return NULL;
+}
+
+/* Decodes array `z` into `dst` (n elements); `zeroed` as hr_zarr_read_into's. */
+static hr_status read_array(hr_kvstore *kv, const char *prefix, const hr_allocator *a, const zr_array *z, size_t n,
+                            unsigned char *dst, bool zeroed) {
+  size_t elsize = hr_dtype_size(z->dtype);
+  /* one chunk exactly the array's shape (how Orbax writes zarr v2) is decoded in place */
+  bool direct = z->n_chunks == 1;
+  for (int j = 0; j < z->shape.rank; j++) direct &= z->chunks[j] == z->shape.dims[j];
+  if (z->fill_nonzero) fill_elements(dst, n, z->fill, elsize);
+  else if (!zeroed) memset(dst, 0, n * elsize); /* the fill of chunks that are missing */
+  zr_reader r = {.kv = kv, .a = a, .z = z, .elsize = elsize};
+  hr_tensor t = {.dtype = z->dtype, .shape = z->shape, .data = dst, .nbytes = n * elsize};
+  hr_status s = z->n_chunks ? reader_init(&r, direct) : NULL;
+  if (!s) s = read_chunks(&r, prefix, &t);
+  reader_free(&r);
+  if (!s) ob_normalize(z->dtype, dst, n);
+  return s;
+}
+
+hr_status hr_zarr_read_into(hr_kvstore *kv, const char *prefix, const hr_allocator *a, void *dst, size_t nbytes,
+                            bool zeroed) {
+  if (!kv || !prefix || (!dst && nbytes)) return hr_error(HR_INVALID_ARGUMENT, "hr_zarr_read_into: NULL argument");
+  a = a ? a : hr_default_allocator();
+  zr_array z;
+  HR_TRY(zr_read_metadata(kv, prefix, a, &z));
+  size_t n, bytes;
+  HR_TRY(array_size(&z, nbytes, &n, &bytes));
+  if (bytes != nbytes)
+    return hr_error(HR_INVALID_ARGUMENT, "%s: the array holds %zu bytes, not the %zu given", z.where, bytes, nbytes);
+  return read_array(kv, prefix, a, &z, n, dst, zeroed);
+}
+
 hr_status hr_zarr_read_array(hr_kvstore *kv, const char *prefix, const hr_allocator *a, size_t max_bytes,
                              hr_tensor **out) {
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "hr_zarr_read_array: `out` is NULL");
@@ -405,29 +460,15 @@ hr_status hr_zarr_read_array(hr_kvstore *kv, const char *prefix, const hr_alloca
   max_bytes = max_bytes ? max_bytes : HR_LIMIT_ORBAX_BYTES;
   zr_array z;
   HR_TRY(zr_read_metadata(kv, prefix, a, &z));
-  size_t elsize = hr_dtype_size(z.dtype), n = 1;
-  for (int j = 0; j < z.shape.rank; j++) n *= (size_t)z.shape.dims[j]; /* zarr.c checked it for overflow */
-  if (n > max_bytes / elsize)
-    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: the array of %zu elements of %zu bytes exceeds the limit of %zu bytes",
-                    z.where, n, elsize, max_bytes);
-  if (z.n_chunks && z.levels[0].bytes > max_bytes)
-    return hr_error(HR_RESOURCE_EXHAUSTED, "%s: a chunk of %zu bytes exceeds the limit of %zu bytes", z.where,
-                    z.levels[0].bytes, max_bytes);
+  size_t n, bytes;
+  HR_TRY(array_size(&z, max_bytes, &n, &bytes));
   hr_tensor *t;
-  HR_TRY(hr_tensor_create(a, z.dtype, &z.shape, 0, &t));
-  if (z.fill_nonzero) fill_elements(t->data, n, z.fill, elsize);
-  /* one chunk exactly the array's shape (how Orbax writes zarr v2) is decoded in place */
-  bool direct = z.n_chunks == 1;
-  for (int j = 0; j < z.shape.rank; j++) direct &= z.chunks[j] == z.shape.dims[j];
-  zr_reader r = {.kv = kv, .a = a, .z = &z, .elsize = elsize};
-  hr_status s = z.n_chunks ? reader_init(&r, direct) : NULL;
-  if (!s) s = read_chunks(&r, prefix, t);
-  reader_free(&r);
+  HR_TRY(hr_tensor_create(a, z.dtype, &z.shape, 0, &t)); /* zeroed */
+  hr_status s = read_array(kv, prefix, a, &z, n, t->data, true);
   if (s) {
     hr_tensor_free(t);
     return s;
   }
-  ob_normalize(t->dtype, t->data, n);
   *out = t;
   return NULL;
 }
