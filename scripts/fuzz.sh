@@ -44,6 +44,8 @@ real_kind() {
     fuzz_jaxexport) echo "64 exported.bin" ;;
     fuzz_mlirbc) echo "64 *.mlirbc *.bc" ;;
     fuzz_ocdbt) echo "4 manifest.ocdbt" ;; # a manifest alone (no data file after the marker)
+    fuzz_bundle) echo "4 variables.index" ;; # an index alone (no data files after the marker)
+    fuzz_savedmodel) echo "64 saved_model.pb graph_def.pb" ;;
   esac
 }
 

@@ -223,6 +223,13 @@ hr_status hr_module_parse_bytecode(const char *filename, const void *data, size_
 /* Reads and parses a module file, StableHLO text or a portable artifact (told apart by content). */
 hr_status hr_module_parse_file(const char *path, const hr_parse_options *opts, hr_module **out);
 void hr_module_free(hr_module *m);
+/* Reads a jax2tf SavedModel as TF Serving would serve it: `path` is a SavedModel directory
+ * (saved_model.pb and variables/) or a file holding a SavedModel or a bare GraphDef. The program of
+ * signature `signature` (NULL: "serving_default") becomes *module, whose @main takes the
+ * signature's inputs (named after their keys, jax.arg_info) and the variables it reads, bound by
+ * name to *weights (set to NULL when there are none; hr_program_create binds them). */
+hr_status hr_savedmodel_read(const char *path, const char *signature, const hr_allocator *a, hr_module **module,
+                             hr_weights **weights);
 /* Prints the module as StableHLO text that parses back to an equal module. */
 hr_status hr_module_print(const hr_module *m, FILE *out);
 

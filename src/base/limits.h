@@ -201,6 +201,30 @@ enum {
   HR_LIMIT_JAXEXPORT_RANK = 1024,
   /* Nesting of tuple shardings in an OpSharding proto (one level per nested tuple). */
   HR_LIMIT_SHARDING_DEPTH = 16,
+  /* A TensorFlow graph's nodes, and a function library's functions (jax2tf graphs hold tens to
+   * thousands; TF's own models a few hundred thousand at most). */
+  HR_LIMIT_TF_NODES = 1 << 20,
+  /* Entries of one repeated field of a TF message: a node's inputs and attributes, a list
+   * attribute's values, a signature's tensors, a function's arguments. */
+  HR_LIMIT_TF_LIST = 1 << 16,
+  /* Ops a tensor is followed back through, from a signature output to the XlaCallModule and from
+   * there to a signature input or variable (one stack frame each; jax2tf's chains are a few
+   * dozen long, and a cycle ends here). */
+  HR_LIMIT_TF_FOLLOW_DEPTH = 1024,
+  /* A variable's checkpoint key ("params/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE"), used as its
+   * weight's name. */
+  HR_LIMIT_TF_KEY_BYTES = 4096,
+  /* The text a bytecode's Shardy attributes decode to: one attribute (entries may name the same
+   * nested entry many times over, so text can grow far beyond the file; real ones are under a few
+   * KiB, the sharding of a loop carrying thousands of values under 100 KiB), and all of a module's. */
+  HR_LIMIT_SDY_TEXT_BYTES = 1 << 20,
+  HR_LIMIT_SDY_MODULE_TEXT_BYTES = 16 << 20,
+  /* Axes of one Shardy mesh, and of one dimension's sharding (TPU pods use 3 to 6; each axis at
+   * least doubles the device count, so 16 axes are already 65536 devices). */
+  HR_LIMIT_SDY_AXES = 16,
+  /* Devices an sdy.manual_computation is expanded over on one CPU device: its body is emitted once
+   * per device, so this bounds how much a module grows. */
+  HR_LIMIT_SDY_DEVICES = 256,
   /* Memory held by a read Exported, per byte of its file (besides 1 MiB). */
   HR_LIMIT_JAXEXPORT_MEMORY_FACTOR = 32,
 };
@@ -300,6 +324,33 @@ enum {
  * small inner chunks are legitimate; 4 KiB for each would let a shard's bound reach thousands of
  * times its decoded size. */
 #define HR_LIMIT_ZARR_INNER_CHUNK_SLACK_BYTES ((size_t)128)
+
+/* ---------------------------------------------------------------------------------------------- */
+/* TensorFlow checkpoints: TensorBundle (src/formats/savedmodel/bundle*.c)                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* An entry's key is bounded by HR_LIMIT_TF_KEY_BYTES, as a variable's checkpoint key elsewhere. */
+enum {
+  /* Entries of one bundle (its index's keys): a large model's variables and optimizer slots are
+   * 10^4-10^5, a partitioned variable adds one per slice. Also the index's data blocks. */
+  HR_LIMIT_BUNDLE_ENTRIES = 1 << 20,
+  /* Data files of one bundle (one per saving task or device: the largest TPU pods run a few
+   * thousand); each file entries refer to stays mapped while the bundle is open
+   * (vm.max_map_count is 65530 by default). */
+  HR_LIMIT_BUNDLE_SHARDS = 4096,
+  /* Nodes of the checkpoint's object graph (_CHECKPOINTABLE_OBJECT_GRAPH: one per trackable
+   * object: variables, layers, functions, their containers). */
+  HR_LIMIT_BUNDLE_OBJECTS = 1 << 20,
+  /* Elements of the DT_STRING tensors of one bundle together: each is indexed (16 bytes) when the
+   * bundle opens (object graphs are one string; vocabularies 10^5-10^6). */
+  HR_LIMIT_BUNDLE_STRINGS = 1 << 24,
+};
+/* The index file (variables.index), mapped whole: ~50-100 bytes per entry besides its key. */
+#define HR_LIMIT_BUNDLE_INDEX_BYTES ((size_t)1 << 30)
+/* One block of the index as stored and decompressed: TensorFlow writes 256 KiB blocks (LevelDB
+ * 4 KiB), each ending with the first entry that passes that size. A snappy block states its size
+ * first, so the bound is applied before anything is decoded. */
+#define HR_LIMIT_BUNDLE_BLOCK_BYTES ((size_t)64 << 20)
 
 /* The orderings the values above rely on. */
 _Static_assert(HR_LIMIT_CALL_DEPTH >= HR_LIMIT_NESTING_DEPTH,

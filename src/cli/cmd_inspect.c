@@ -9,6 +9,7 @@
 #include "cli/model.h"
 #include "formats/jaxexport/jaxexport.h"
 #include "formats/mlirbc/bytecode.h"
+#include "formats/savedmodel/savedmodel.h"
 #include "ir/ir.h"
 #include "runtime/executable.h"
 
@@ -22,7 +23,7 @@ typedef struct inspect_args {
 } inspect_args;
 
 static const char inspect_usage[] =
-    "usage: hlorun inspect MODEL [--weights W] [--ir [--out FILE.mlir] [--preview N]]\n";
+    "usage: hlorun inspect MODEL [--weights W] [--signature NAME] [--ir [--out FILE.mlir] [--preview N]]\n";
 
 static int parse_inspect_args(int argc, char **argv, inspect_args *a) {
   memset(a, 0, sizeof *a);
@@ -204,21 +205,55 @@ static hr_status parse_unverified(const char *path, hr_module **out) {
   return NULL;
 }
 
+/* A TensorFlow SavedModel directory or GraphDef file: its signatures, functions and XlaCallModule
+ * nodes. *program is set when a signature was asked for (--signature) or the SavedModel has
+ * serving_default: the model is then opened as the other kinds are. */
+static hr_status print_savedmodel(const inspect_args *a, bool *program) {
+  hr_savedmodel *sm;
+  HR_TRY(hr_savedmodel_open(a->model.path, NULL, &sm));
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  hr_savedmodel_describe(sm, &sb);
+  hr_status s = hr_strbuf_status(&sb);
+  if (!s) fputs(sb.data, stdout);
+  *program = a->model.signature || hr_savedmodel_signature(sm, "serving_default");
+  if (!s && !*program && sm->n_tags)
+    printf("no serving_default signature: name one with --signature to see its program\n");
+  hr_strbuf_free(&sb);
+  hr_savedmodel_close(sm);
+  return s;
+}
+
+/* Whether `path` is a file holding a SavedModel or GraphDef message (by its first bytes). */
+static bool is_tf_graph_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  unsigned char head[16];
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  return hr_savedmodel_sniff(head, n);
+}
+
 int cmd_inspect(int argc, char **argv) {
   inspect_args a;
   int rc = parse_inspect_args(argc, argv, &a);
   if (rc) return rc;
+  bool tf = cli_is_savedmodel(a.model.path) || is_tf_graph_file(a.model.path);
+  if (tf) {
+    bool program = false;
+    hr_status s = print_savedmodel(&a, &program);
+    if (s || !program || !cli_is_savedmodel(a.model.path)) return s ? report_error(s) : 0;
+  }
   /* Without weights a StableHLO file is inspected as a plain module (it need not have @main);
    * anything else is opened as a model. */
   cli_model m;
   memset(&m, 0, sizeof m);
-  bool plain = !a.model.weights && !cli_is_container(a.model.path);
+  bool plain = !a.model.weights && !cli_is_container(a.model.path) && !tf;
   hr_status s = plain ? parse_unverified(a.model.path, &m.module) : cli_model_open(&a.model, &m);
   if (!s) {
     if (a.ir) {
       s = print_ir(&m, &a);
     } else {
-      s = cli_is_container(a.model.path) ? NULL : print_origin(a.model.path);
+      s = cli_is_container(a.model.path) || tf ? NULL : print_origin(a.model.path);
       if (!s) print_summary(&m);
     }
   }

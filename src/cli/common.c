@@ -24,7 +24,7 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     return 1;
   }
   if (strcmp(arg, "--weights") != 0 && strcmp(arg, "--function") != 0 && strcmp(arg, "--threads") != 0 &&
-      strcmp(arg, "--device") != 0)
+      strcmp(arg, "--device") != 0 && strcmp(arg, "--signature") != 0)
     return 0;
   if (!value) {
     fprintf(stderr, "hlorun: %s needs a value\n", arg);
@@ -34,6 +34,8 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     m->weights = value;
   } else if (strcmp(arg, "--function") == 0) {
     m->function = value;
+  } else if (strcmp(arg, "--signature") == 0) {
+    m->signature = value;
   } else if (strcmp(arg, "--device") == 0) {
     m->device = value; /* checked when the model is opened, against the devices there are */
   } else {

@@ -19,7 +19,7 @@ static const char usage[] =
     "  compare A B [--weights W] [--input NAME=FILE.npy]... [--batch N] [--interpret-a|-b]\n"
     "      run two models on the same inputs and print the largest differences\n"
     "  serve (--model_base_path DIR [--model_name NAME] | --model_config_file FILE) [--port N] [...]\n"
-    "      serve TensorFlow Serving's REST API for hlorun artifacts (docs/serving.md)\n"
+    "      serve TensorFlow Serving's REST API for hlorun artifacts and jax2tf SavedModels (docs/serving.md)\n"
     "  check [--dim N] [--quiet] FILE.mlir...\n"
     "      run StableHLO test programs and their check.* assertions; prints PASS/FAIL per file\n"
     "      and a closing line \"N passed, N failed\"\n"

@@ -7,6 +7,7 @@
 #include "base/limits.h"
 #include "base/weights.h"
 #include "cli/model.h"
+#include "formats/savedmodel/savedmodel.h"
 #include "ir/ir.h"
 #include "runtime/executable.h"
 
@@ -35,6 +36,25 @@ static int container_kind(const char *path) {
 }
 
 bool cli_is_container(const char *path) { return container_kind(path) != 0; }
+
+bool cli_is_savedmodel(const char *path) { return hr_savedmodel_sniff_dir(path); }
+
+/* Reads the module (and, for a SavedModel, the weights its variables hold) that `args` name. */
+static hr_status read_module(const cli_model_args *args, hr_module **mod, hr_weights **w) {
+  *w = NULL;
+  if (cli_is_savedmodel(args->path)) {
+    if (args->weights) return hr_error(HR_INVALID_ARGUMENT, "%s: a SavedModel holds its own variables; drop --weights", args->path);
+    return hr_savedmodel_read(args->path, args->signature, NULL, mod, w);
+  }
+  if (args->signature) return hr_error(HR_INVALID_ARGUMENT, "--signature applies to SavedModel directories");
+  HR_TRY(hr_module_parse_file(args->path, NULL, mod));
+  hr_status s = args->weights ? hr_weights_read(args->weights, NULL, 0, w) : NULL;
+  if (s) {
+    hr_module_free(*mod);
+    *mod = NULL;
+  }
+  return s;
+}
 
 /* The parameter bound to a weight via its jax.arg_info key path, or NULL. */
 static const hr_tensor *weight_for_param(const hr_func *fn, const hr_weights *w, int p) {
@@ -81,15 +101,8 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
     return kind == 1 ? hr_artifact_open(args->path, &opts, &m->program) : hr_executable_open(args->path, &opts, &m->exe);
   }
   hr_module *mod;
-  HR_TRY(hr_module_parse_file(args->path, NULL, &mod));
-  hr_weights *w = NULL;
-  if (args->weights) {
-    hr_status s = hr_weights_read(args->weights, NULL, 0, &w);
-    if (s) {
-      hr_module_free(mod);
-      return s;
-    }
-  }
+  hr_weights *w;
+  HR_TRY(read_module(args, &mod, &w));
   if (args->interpret) {
     m->module = mod;
     m->weights = w;

@@ -7,9 +7,10 @@
 #include "ir/ir.h"
 
 typedef struct cli_model_args {
-  const char *path;     /* .mlir text, artifact or executable file */
+  const char *path;     /* .mlir text, artifact or executable file, or a SavedModel directory */
   const char *weights;  /* .safetensors for .mlir files, or NULL */
   const char *function; /* entry function (NULL: main) */
+  const char *signature; /* a SavedModel's signature (NULL: serving_default) */
   bool interpret;       /* run .mlir files with the reference interpreter */
   int threads;          /* 0: all CPUs */
   bool no_fusion;       /* compile without the fusion pass */
@@ -32,6 +33,8 @@ typedef struct cli_model {
 } cli_model;
 
 hr_status cli_model_open(const cli_model_args *args, cli_model *m);
+/* Whether `path` is a jax2tf SavedModel: a directory holding saved_model.pb. */
+bool cli_is_savedmodel(const char *path);
 /* Whether `path` is an artifact or executable file (rather than StableHLO text). */
 bool cli_is_container(const char *path);
 void cli_model_close(cli_model *m);

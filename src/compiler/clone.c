@@ -156,7 +156,8 @@ static hr_status copy_attr_parts(hc_ctx *c, const hr_attr *a, hr_attr *d, int de
     case HR_ATTR_INT:
     case HR_ATTR_FLOAT: return NULL;
     case HR_ATTR_STRING:
-    case HR_ATTR_SYMBOL: return copy_string(c, a->u.str.data, a->u.str.len, &d->u.str.data);
+    case HR_ATTR_SYMBOL:
+    case HR_ATTR_OPAQUE: return copy_string(c, a->u.str.data, a->u.str.len, &d->u.str.data);
     case HR_ATTR_TYPE: return hc_type(c, &a->u.type, &d->u.type);
     case HR_ATTR_ARRAY: {
       d->u.array.items = NULL;

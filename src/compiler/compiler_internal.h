@@ -9,6 +9,7 @@
  *   clone.c      deep copies of strings, types and attributes into the new module's arena
  *   build.c      op and block construction in the new module (values get provisional ids)
  *   specialize.c the entry point and the walk: value remapping, inlining, regions
+ *   manual.c     sdy.manual_computation emitted once per device, collectives across them
  *   refine.c     result types from shape inference over the refined operand types and values
  *   rewrite.c    dynamic ops to their static forms; identities replaced by their operand
  *   fold.c       get_dimension_size and all-constant ops to stablehlo.constant (via hr_folder)
@@ -65,6 +66,42 @@ typedef struct hc_block {
   hr_op **ops;
   size_t n, cap;
 } hc_block;
+
+/* One instance of a source function being specialized (the entry function, or an inlined
+ * callee): the new value standing for each of its values, indexed by hr_value.id. Nested regions
+ * share their function's frame, so that ops inside them can reach values of enclosing scopes. */
+typedef struct hc_frame {
+  const hr_func *func;
+  hr_value **map;
+} hc_frame;
+
+/* ---- specialize.c ----------------------------------------------------------------------- */
+
+/* Starts an instance of `fn` with no value bound yet. */
+hr_status hc_frame_init(hc_ctx *c, const hr_func *fn, hc_frame *f);
+/* Frees the frame's map. */
+void hc_frame_release(hc_ctx *c, hc_frame *f);
+/* The new value standing for source value `v`, read by `user`. */
+hr_status hc_lookup(const hc_frame *f, const hr_op *user, const hr_value *v, hr_value **out);
+/* Records `v` as the new value of source value `src`. */
+void hc_bind(hc_frame *f, const hr_value *src, hr_value *v);
+/* Enters one more level of inlined calls or regions at `op` (leave with c->depth--), failing when
+ * that exceeds HR_LIMIT_NESTING_DEPTH. */
+hr_status hc_enter(hc_ctx *c, const hr_op *op);
+/* Emits source op `src` (of the function `f` instantiates) into `b`: cloned, refined, rewritten
+ * and folded, or inlined (calls, constant branches, manual computations). */
+hr_status hc_emit_op(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src);
+/* Appends the refined clone `op` of `src` to `b` (or what replaces it: its operand when it is an
+ * identity, constants when it folds) and binds the results of `src` accordingly. */
+hr_status hc_place(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src, hr_op *op);
+
+/* ---- manual.c --------------------------------------------------------------------------- */
+
+/* Emits sdy.manual_computation `src` with its global meaning on one device: each operand sliced
+ * into the per-device pieces its in_sharding gives, the body emitted once per device of the manual
+ * axes (partition_id a constant there, collectives across the devices' values), and each result
+ * assembled from the devices' pieces as its out_sharding says. */
+hr_status hc_inline_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src);
 
 /* ---- clone.c ---------------------------------------------------------------------------- */
 
@@ -133,8 +170,8 @@ void hc_scratch_release(hc_ctx *c);
  * place (dynamic_broadcast_in_dim, dynamic_reshape, dynamic_iota, real_dynamic_slice,
  * dynamic_pad, dynamic_gather, dynamic_conv). */
 hr_status hc_rewrite_dynamic(hc_ctx *c, hr_op *op);
-/* The operand an identity op (broadcast_in_dim, reshape, convert, transpose that change nothing)
- * stands for, or NULL. */
+/* The operand an identity op (broadcast_in_dim, reshape, convert, transpose that change nothing,
+ * sdy.sharding_constraint) stands for, or NULL. */
 hr_value *hc_identity_operand(const hr_op *op);
 
 /* ---- fold.c ----------------------------------------------------------------------------- */

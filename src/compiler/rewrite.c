@@ -121,6 +121,7 @@ hr_value *hc_identity_operand(const hr_op *op) {
   if (!hr_type_is_static(t) || !hr_type_equal(&x->type, t)) return NULL;
   switch (op->code) {
     case HR_OP_CONVERT:
+    case HR_OP_SDY_SHARDING_CONSTRAINT: /* a layout wish: on one device the value itself */
     case HR_OP_RESHAPE: return x;
     case HR_OP_BROADCAST_IN_DIM: return is_iota_list(op, "broadcast_dimensions", t->shape.rank) ? x : NULL;
     case HR_OP_TRANSPOSE: return is_iota_list(op, "permutation", t->shape.rank) ? x : NULL;

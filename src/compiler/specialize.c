@@ -5,16 +5,7 @@
 #include "base/strbuf.h"
 #include "compiler/compiler_internal.h"
 
-/* One instance of a source function being specialized (the entry function, or an inlined
- * callee): the new value standing for each of its values, indexed by hr_value.id. Nested regions
- * share their function's frame, so that ops inside them can reach values of enclosing scopes. */
-typedef struct frame {
-  const hr_func *func;
-  hr_value **map;
-} frame;
-
-/* Starts an instance of `fn` with no value bound yet. */
-static hr_status frame_init(hc_ctx *c, const hr_func *fn, frame *f) {
+hr_status hc_frame_init(hc_ctx *c, const hr_func *fn, hc_frame *f) {
   f->func = fn;
   size_t n = fn->n_values ? fn->n_values : 1;
   f->map = c->heap->alloc(c->heap->ctx, n * sizeof *f->map, _Alignof(hr_value *));
@@ -23,20 +14,17 @@ static hr_status frame_init(hc_ctx *c, const hr_func *fn, frame *f) {
   return NULL;
 }
 
-/* Frees the frame's map. */
-static void frame_release(hc_ctx *c, frame *f) {
+void hc_frame_release(hc_ctx *c, hc_frame *f) {
   if (f->map) c->heap->free(c->heap->ctx, f->map);
   f->map = NULL;
 }
 
-/* The new value standing for source value `v`, read by `user`. */
-static hr_status lookup(const frame *f, const hr_op *user, const hr_value *v, hr_value **out) {
+hr_status hc_lookup(const hc_frame *f, const hr_op *user, const hr_value *v, hr_value **out) {
   *out = v && v->id < f->func->n_values ? f->map[v->id] : NULL;
   return *out ? NULL : hr_op_error(user, HR_INTERNAL, "an operand has no specialized value");
 }
 
-/* Records `v` as the new value of source value `src`. */
-static void bind(frame *f, const hr_value *src, hr_value *v) { f->map[src->id] = v; }
+void hc_bind(hc_frame *f, const hr_value *src, hr_value *v) { f->map[src->id] = v; }
 
 /* An error naming `op`: `what` #i has type `got` where `want` is expected. */
 static hr_status type_mismatch(const hr_op *op, const char *what, int i, const hr_type *got, const hr_type *want) {
@@ -51,11 +39,7 @@ static hr_status type_mismatch(const hr_op *op, const char *what, int i, const h
   return s;
 }
 
-static hr_status emit_op(hc_ctx *c, frame *f, hc_block *b, const hr_op *src);
-
-/* Enters one more level of inlined calls or regions at `op` (leave with c->depth--), failing when
- * that exceeds HR_LIMIT_NESTING_DEPTH. */
-static hr_status enter(hc_ctx *c, const hr_op *op) {
+hr_status hc_enter(hc_ctx *c, const hr_op *op) {
   if (c->depth >= HR_LIMIT_NESTING_DEPTH)
     return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "calls and regions nest deeper than %d", HR_LIMIT_NESTING_DEPTH);
   c->depth++;
@@ -64,26 +48,26 @@ static hr_status enter(hc_ctx *c, const hr_op *op) {
 
 /* Binds the results of `src` (in frame `to`) to the values terminator `ret` (of frame `from`)
  * returns: how inlined calls and branches hand back their results. */
-static hr_status bind_returned(const frame *from, frame *to, const hr_op *src, const hr_op *ret) {
+static hr_status bind_returned(const hc_frame *from, hc_frame *to, const hr_op *src, const hr_op *ret) {
   for (int i = 0; i < src->n_results; i++) {
     hr_value *v = NULL;
-    HR_TRY(lookup(from, ret, ret->operands[i], &v));
+    HR_TRY(hc_lookup(from, ret, ret->operands[i], &v));
     if (!hr_type_compatible(&v->type, &src->results[i].type))
       return type_mismatch(src, "result", i, &v->type, &src->results[i].type);
-    bind(to, &src->results[i], v);
+    hc_bind(to, &src->results[i], v);
   }
   return NULL;
 }
 
 /* Emits the first `n` ops of source block `src` into `b`. */
-static hr_status emit_ops(hc_ctx *c, frame *f, hc_block *b, const hr_block *src, int n) {
-  for (int k = 0; k < n; k++) HR_TRY(emit_op(c, f, b, src->ops[k]));
+static hr_status emit_ops(hc_ctx *c, hc_frame *f, hc_block *b, const hr_block *src, int n) {
+  for (int k = 0; k < n; k++) HR_TRY(hc_emit_op(c, f, b, src->ops[k]));
   return NULL;
 }
 
 /* Builds region `r` of `op` from source block `src`. Its arguments keep their declared types,
  * except in stablehlo.while, where they take the (refined) types of the loop operands. */
-static hr_status emit_region(hc_ctx *c, frame *f, hr_op *op, int r, const hr_block *src) {
+static hr_status emit_region(hc_ctx *c, hc_frame *f, hr_op *op, int r, const hr_block *src) {
   hr_block *b = &op->regions[r];
   b->parent_op = op;
   b->func = c->fn;
@@ -97,9 +81,9 @@ static hr_status emit_region(hc_ctx *c, frame *f, hr_op *op, int r, const hr_blo
     HR_TRY(hc_value_init(c, v));
     v->owner = b;
     v->index = (uint32_t)i;
-    bind(f, &src->args[i], v);
+    hc_bind(f, &src->args[i], v);
   }
-  HR_TRY(enter(c, op));
+  HR_TRY(hc_enter(c, op));
   hc_block body;
   hc_block_init(&body, b);
   hr_status s = emit_ops(c, f, &body, src, src->n_ops);
@@ -111,10 +95,10 @@ static hr_status emit_region(hc_ctx *c, frame *f, hr_op *op, int r, const hr_blo
 
 /* Clones `src` into the new module: operands remapped, attributes copied, declared result types
  * copied (refined later), regions built recursively. */
-static hr_status clone_op(hc_ctx *c, frame *f, hr_block *parent, const hr_op *src, hr_op **out) {
+static hr_status clone_op(hc_ctx *c, hc_frame *f, hr_block *parent, const hr_op *src, hr_op **out) {
   hr_op *op = NULL;
   HR_TRY(hc_op_new(c, src->code, src, parent, src->n_operands, src->n_results, &op));
-  for (int i = 0; i < src->n_operands; i++) HR_TRY(lookup(f, src, src->operands[i], &op->operands[i]));
+  for (int i = 0; i < src->n_operands; i++) HR_TRY(hc_lookup(f, src, src->operands[i], &op->operands[i]));
   for (int i = 0; i < src->n_results; i++) HR_TRY(hc_type(c, &src->results[i].type, &op->results[i].type));
   HR_TRY(hc_named_attrs(c, src->attrs, src->n_attrs, &op->attrs));
   op->n_attrs = src->n_attrs;
@@ -128,12 +112,10 @@ static hr_status clone_op(hc_ctx *c, frame *f, hr_block *parent, const hr_op *sr
   return NULL;
 }
 
-/* Places the refined clone `op` of `src`: replaced by its operand when it is an identity, by
- * constants when it folds, else appended to `b`. Binds the results of `src` accordingly. */
-static hr_status place(hc_ctx *c, frame *f, hc_block *b, const hr_op *src, hr_op *op) {
+hr_status hc_place(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src, hr_op *op) {
   hr_value *same = hc_identity_operand(op);
   if (same) {
-    bind(f, &src->results[0], same);
+    hc_bind(f, &src->results[0], same);
     return NULL;
   }
   HR_TRY(hc_scratch_reserve(c, (size_t)op->n_results));
@@ -141,18 +123,18 @@ static hr_status place(hc_ctx *c, frame *f, hc_block *b, const hr_op *src, hr_op
   bool folded = false;
   HR_TRY(hc_fold(c, b, op, repl, &folded));
   if (folded) {
-    for (int i = 0; i < src->n_results; i++) bind(f, &src->results[i], repl[i]);
+    for (int i = 0; i < src->n_results; i++) hc_bind(f, &src->results[i], repl[i]);
     return NULL;
   }
   HR_TRY(hc_block_push(c, b, op));
-  for (int i = 0; i < src->n_results; i++) bind(f, &src->results[i], &op->results[i]);
+  for (int i = 0; i < src->n_results; i++) hc_bind(f, &src->results[i], &op->results[i]);
   return NULL;
 }
 
 /* Inlines func.call `src` (or stablehlo.composite, whose meaning is a call of its decomposition):
  * the callee's body is emitted into `b` with its parameters bound to the call's operands, and the
  * call's results bound to the values the callee returns. */
-static hr_status inline_call(hc_ctx *c, frame *f, hc_block *b, const hr_op *src) {
+static hr_status inline_call(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
   const char *attr = src->code == HR_OP_COMPOSITE ? "decomposition" : "callee";
   const hr_attr *callee = hr_op_attr(src, attr);
   if (!callee || (callee->kind != HR_ATTR_SYMBOL && callee->kind != HR_ATTR_STRING))
@@ -165,23 +147,23 @@ static hr_status inline_call(hc_ctx *c, frame *f, hc_block *b, const hr_op *src)
   if (fn->n_args != src->n_operands || fn->n_results != src->n_results || !ret || ret->code != HR_OP_FUNC_RETURN ||
       ret->n_operands != src->n_results)
     return hr_op_error(src, HR_VERIFY_ERROR, "@%s does not match the call", fn->name);
-  frame callee_frame;
-  HR_TRY(frame_init(c, fn, &callee_frame));
+  hc_frame callee_frame;
+  HR_TRY(hc_frame_init(c, fn, &callee_frame));
   hr_status s = NULL;
   for (int i = 0; !s && i < src->n_operands; i++) {
     hr_value *v = NULL;
-    s = lookup(f, src, src->operands[i], &v);
+    s = hc_lookup(f, src, src->operands[i], &v);
     if (!s && !hr_type_compatible(&v->type, &fn->body.args[i].type))
       s = type_mismatch(src, "argument", i, &v->type, &fn->body.args[i].type);
-    if (!s) bind(&callee_frame, &fn->body.args[i], v);
+    if (!s) hc_bind(&callee_frame, &fn->body.args[i], v);
   }
-  if (!s) s = enter(c, src);
+  if (!s) s = hc_enter(c, src);
   if (!s) {
     s = emit_ops(c, &callee_frame, b, &fn->body, fn->body.n_ops - 1);
     c->depth--;
   }
   if (!s) s = bind_returned(&callee_frame, f, src, ret);
-  frame_release(c, &callee_frame);
+  hc_frame_release(c, &callee_frame);
   return s;
 }
 
@@ -200,18 +182,18 @@ static int constant_branch(const hr_op *src, const hr_value *selector) {
 
 /* Emits the branch of stablehlo.if / stablehlo.case `src` that a constant selector picks directly
  * into `b` (its ops may use values of enclosing scopes, which stay bound); sets *done when it did. */
-static hr_status inline_branch(hc_ctx *c, frame *f, hc_block *b, const hr_op *src, bool *done) {
+static hr_status inline_branch(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src, bool *done) {
   *done = false;
   if ((src->code != HR_OP_IF && src->code != HR_OP_CASE) || src->n_operands != 1) return NULL;
   hr_value *selector = NULL;
-  HR_TRY(lookup(f, src, src->operands[0], &selector));
+  HR_TRY(hc_lookup(f, src, src->operands[0], &selector));
   int r = constant_branch(src, selector);
   if (r < 0 || r >= src->n_regions) return NULL;
   const hr_block *branch = &src->regions[r];
   const hr_op *ret = branch->n_ops > 0 ? branch->ops[branch->n_ops - 1] : NULL;
   if (!ret || ret->code != HR_OP_RETURN || ret->n_operands != src->n_results)
     return hr_op_error(src, HR_VERIFY_ERROR, "branch #%d does not return the op's results", r);
-  HR_TRY(enter(c, src));
+  HR_TRY(hc_enter(c, src));
   hr_status s = emit_ops(c, f, b, branch, branch->n_ops - 1);
   c->depth--;
   if (!s) s = bind_returned(f, f, src, ret);
@@ -219,9 +201,9 @@ static hr_status inline_branch(hc_ctx *c, frame *f, hc_block *b, const hr_op *sr
   return s;
 }
 
-/* Emits source op `src` (of the function `f` instantiates) into `b`. */
-static hr_status emit_op(hc_ctx *c, frame *f, hc_block *b, const hr_op *src) {
+hr_status hc_emit_op(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
   if (src->code == HR_OP_FUNC_CALL || src->code == HR_OP_COMPOSITE) return inline_call(c, f, b, src);
+  if (src->code == HR_OP_SDY_MANUAL_COMPUTATION) return hc_inline_manual(c, f, b, src);
   bool inlined = false;
   HR_TRY(inline_branch(c, f, b, src, &inlined));
   if (inlined) return NULL;
@@ -230,7 +212,7 @@ static hr_status emit_op(hc_ctx *c, frame *f, hc_block *b, const hr_op *src) {
   HR_TRY(hc_refine(c, op));
   HR_TRY(hc_check_static(op));
   HR_TRY(hc_rewrite_dynamic(c, op));
-  return place(c, f, b, src, op);
+  return hc_place(c, f, b, src, op);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -324,15 +306,15 @@ static hr_status build(hc_ctx *c, const hr_func *src, const hr_type *arg_types) 
   HR_TRY(hc_strdup(c, c->src->name, &c->dst->name));
   HR_TRY(hc_attr(c, c->src->attrs, &c->dst->attrs));
   HR_TRY(new_main(c, src, arg_types));
-  frame f;
-  HR_TRY(frame_init(c, src, &f));
-  for (int i = 0; i < src->n_args; i++) bind(&f, &src->body.args[i], &c->fn->body.args[i]);
+  hc_frame f;
+  HR_TRY(hc_frame_init(c, src, &f));
+  for (int i = 0; i < src->n_args; i++) hc_bind(&f, &src->body.args[i], &c->fn->body.args[i]);
   hc_block body;
   hc_block_init(&body, &c->fn->body);
   hr_status s = emit_ops(c, &f, &body, &src->body, src->body.n_ops);
   if (!s) s = hc_block_finish(c, &body);
   hc_block_release(c, &body);
-  frame_release(c, &f);
+  hc_frame_release(c, &f);
   if (!s) s = set_results(c, src);
   if (!s) s = hc_dce_and_number(c);
   return s;

@@ -24,6 +24,8 @@ typedef struct hr_folder {
  *   - dynamic ops with constant shape operands become their static forms (dynamic_broadcast_in_dim
  *     -> broadcast_in_dim, dynamic_reshape -> reshape, dynamic_iota -> iota, real_dynamic_slice ->
  *     slice, dynamic_pad -> pad, dynamic_gather -> gather, dynamic_conv -> convolution);
+ *   - every sdy.manual_computation (JAX's shard_map) is expanded over its devices into global ops,
+ *     and sdy.sharding_constraint is its operand (compiler_internal.h: hc_inline_manual);
  *   - every result type is refined to a static shape (hr_infer_result_types);
  *   - ops whose results are unused and have no side effects are removed.
  * The result is a new, verified module (allocated with `a`) holding one public function "main"

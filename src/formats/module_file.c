@@ -5,11 +5,13 @@
  * the export disabled them (they run, with JAX's messages, otherwise: interp.c). Dimension
  * variables need nothing here: @main computes them from its arguments' shapes. */
 #include <string.h>
+#include <strings.h>
 
 #include "base/mapping.h"
 #include "base/limits.h"
 #include "formats/jaxexport/jaxexport.h"
 #include "formats/mlirbc/bytecode.h"
+#include "formats/module_file.h"
 #include "ir/ir.h"
 
 /* Replaces every use of `from` in `b` (and the regions inside it) by `to`. */
@@ -49,20 +51,16 @@ static hr_status prepend_constant(hr_module *m, hr_func *f, int64_t value, hr_op
   return NULL;
 }
 
-/* The calling convention of a module exported for several platforms: @main takes the index of the
- * platform it runs on first (a scalar i32, i64 in newer exports). It is bound here to the CPU's index, else the first
- * platform's (a module lowered for an accelerator runs on the CPU when it calls nothing
- * platform-specific), and the parameter removed. */
-static hr_status bind_platform_index(hr_module *m, const hr_jaxexport *e, const char *path) {
+hr_status hr_module_bind_platform(hr_module *m, const char *const *platforms, int n, const char *path) {
   hr_func *f = hr_module_find_func(m, "main");
   if (!f) return hr_error(HR_INVALID_ARGUMENT, "%s: the exported module has no @main", path);
   const hr_type *t = f->n_args ? &f->body.args[0].type : NULL;
   if (!t || t->kind != HR_TYPE_TENSOR || t->shape.rank != 0 || (t->dtype != HR_I32 && t->dtype != HR_I64))
     return hr_error(HR_INVALID_ARGUMENT, "%s: exported for %d platforms, @main does not take a platform index first",
-                    path, e->num_platforms);
+                    path, n);
   int64_t index = 0;
-  for (int i = 0; i < e->num_platforms; i++)
-    if (strcmp(e->platforms[i], "cpu") == 0) index = i;
+  for (int i = 0; i < n; i++)
+    if (strcasecmp(platforms[i], "cpu") == 0) index = i; /* jax.export writes "cpu", jax2tf "CPU" */
   hr_op *c = NULL;
   HR_TRY(prepend_constant(m, f, index, &c));
   replace_uses(&f->body, &f->body.args[0], &c->results[0]);
@@ -91,6 +89,10 @@ static void drop_shape_assertions(hr_block *b) {
   b->n_ops = kept;
 }
 
+void hr_module_drop_shape_assertions(hr_module *m) {
+  for (int i = 0; i < m->n_funcs; i++) drop_shape_assertions(&m->funcs[i]->body);
+}
+
 /* Whether the export disabled its shape assertions (disabled_safety_checks "shape_assertions"). */
 static bool assertions_disabled(const hr_jaxexport *e) {
   for (int i = 0; i < e->num_disabled_checks; i++)
@@ -106,11 +108,10 @@ static hr_status parse_exported(const char *path, const uint8_t *data, size_t le
   HR_TRY(hr_jaxexport_read(path, data, len, a, &e));
   hr_status s = hr_bc_parse_module(path, e->module, e->module_size, opts, true, out);
   if (!s && e->num_platforms > 1) {
-    s = bind_platform_index(*out, e, path);
+    s = hr_module_bind_platform(*out, (const char *const *)e->platforms, e->num_platforms, path);
     if (!s && !(opts && opts->no_verify)) s = hr_module_verify(*out);
   }
-  if (!s && assertions_disabled(e))
-    for (int i = 0; i < (*out)->n_funcs; i++) drop_shape_assertions(&(*out)->funcs[i]->body);
+  if (!s && assertions_disabled(e)) hr_module_drop_shape_assertions(*out);
   if (s && *out) {
     hr_module_free(*out);
     *out = NULL;

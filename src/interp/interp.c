@@ -534,6 +534,7 @@ static hr_status kernel_case(hr_interp *in, const hr_op *op, hr_tensor *const *o
   return run_branch(in, op, index, results);
 }
 
+/* optimization_barrier and sdy.sharding_constraint: their operands, unchanged. */
 static hr_status kernel_barrier(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   for (int i = 0; i < op->n_operands; i++) memcpy(results[i]->data, operands[i]->data, operands[i]->nbytes);
   return NULL;
@@ -595,6 +596,7 @@ const hr_kernel hr_kernels_control[] = {
     {HR_OP_IF, kernel_if},
     {HR_OP_CASE, kernel_case},
     {HR_OP_OPTIMIZATION_BARRIER, kernel_barrier},
+    {HR_OP_SDY_SHARDING_CONSTRAINT, kernel_barrier}, /* on one device, the value itself */
     {HR_OP_CUSTOM_CALL, kernel_custom_call},
     {HR_OP_COUNT, NULL},
 };

@@ -4,7 +4,12 @@
  * and dilations, zero padding, all-DEFAULT precisions, a channel handle of 0). StableHLO's printer
  * elides the former and its VHLO deserializer drops both, so both of our readers drop them too
  * (hr_op_drop_defaults): a module reads to the same IR from its text and from its bytecode, and
- * prints the same. Attributes a program requires (send and recv's channel handle) are kept. */
+ * prints the same. Attributes a program requires (send and recv's channel handle) are kept.
+ *
+ * Likewise older spellings of today's forms: before StableHLO 1.0 the integer lists of ops (slice's
+ * start_indices, gather's slice_sizes, ...) were dense<...> : tensor<Nxi64>; today they are
+ * array<i64: ...>, which is what VHLO's deserializer gives for either, so hr_op_modernize gives the
+ * text parser's ops the same. */
 #include <string.h>
 
 #include "ir/ir.h"
@@ -111,4 +116,49 @@ void hr_op_drop_defaults(hr_op *op) {
     if (!drop) op->attrs[kept++] = op->attrs[i];
   }
   op->n_attrs = kept;
+}
+
+/* StableHLO's integer-list attributes, array<i64: ...> today (array<i1: ...> for window_reversal). */
+static const char *const i64_list_attrs[] = {
+    "fft_length",          "broadcast_sizes",      "slice_sizes",      "dimensions",      "permutation",
+    "edge_padding_low",    "edge_padding_high",    "interior_padding", "start_indices",   "limit_indices",
+    "strides",             "broadcast_dimensions", "known_expanding_dimensions", "known_nonexpanding_dimensions",
+    "window_dimensions",   "window_strides",       "base_dilations",   "window_dilations", "lhs_dilation",
+    "rhs_dilation",        "window_reversal",      NULL};
+
+bool hr_is_list_attr_name(const char *name) { return named(name, i64_list_attrs); }
+
+/* Sets *out to the array<i64/i1: ...> holding the elements of `a` when it is a rank-0 or rank-1
+ * DENSE of `want`, else to NULL. */
+static hr_status dense_to_array(hr_module *m, const hr_attr *a, hr_dtype want, hr_attr **out) {
+  *out = NULL;
+  const hr_type *t = &a->u.dense.type;
+  if (t->kind != HR_TYPE_TENSOR || t->dtype != want || t->shape.rank > 1) return NULL;
+  int64_t n = t->shape.rank ? t->shape.dims[0] : 1;
+  hr_attr *r = hr_attr_new(m, HR_ATTR_DENSE_ARRAY);
+  int64_t *ints = HR_ARENA_ARRAY(&m->arena, int64_t, n > 0 ? (size_t)n : 1);
+  if (!r || !ints) return hr_error(HR_RESOURCE_EXHAUSTED, "out of memory");
+  for (int64_t i = 0; i < n; i++) {
+    const void *e = hr_dense_element(a, i);
+    if (want == HR_I1)
+      ints[i] = *(const uint8_t *)e != 0;
+    else
+      memcpy(&ints[i], e, sizeof ints[i]);
+  }
+  r->u.dense_array.dtype = want;
+  r->u.dense_array.n = n;
+  r->u.dense_array.ints = ints;
+  *out = r;
+  return NULL;
+}
+
+hr_status hr_op_modernize(hr_module *m, hr_op *op) {
+  for (int i = 0; i < op->n_attrs; i++) {
+    const char *name = op->attrs[i].name;
+    if (op->attrs[i].value->kind != HR_ATTR_DENSE || !hr_is_list_attr_name(name)) continue;
+    hr_attr *r;
+    HR_TRY(dense_to_array(m, op->attrs[i].value, strcmp(name, "window_reversal") == 0 ? HR_I1 : HR_I64, &r));
+    if (r) op->attrs[i].value = r;
+  }
+  return NULL;
 }

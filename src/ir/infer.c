@@ -26,7 +26,9 @@ static hri_arity arity(int min_ops, int max_ops, int min_res, int max_res, int m
 hri_arity hri_op_arity(hr_opcode code) {
   switch (code) {
     case HR_OP_FUNC_RETURN:
+    case HR_OP_SDY_RETURN:
     case HR_OP_RETURN: return arity(0, -1, 0, 0, 0, 0);
+    case HR_OP_SDY_MANUAL_COMPUTATION: return arity(0, -1, 0, -1, 1, 1);
     case HR_OP_FUNC_CALL:
     case HR_OP_COMPOSITE:
     case HR_OP_CUSTOM_CALL:
@@ -105,6 +107,9 @@ hri_arity hri_op_arity(hr_opcode code) {
 static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_FUNC_RETURN] = hri_infer_return,
     [HR_OP_RETURN] = hri_infer_return,
+    [HR_OP_SDY_RETURN] = hri_infer_return,
+    [HR_OP_SDY_MANUAL_COMPUTATION] = hri_infer_manual_computation,
+    [HR_OP_SDY_SHARDING_CONSTRAINT] = hri_infer_same_as_operands,
     [HR_OP_FUNC_CALL] = hri_infer_declared,
     [HR_OP_CUSTOM_CALL] = hri_infer_declared,
     [HR_OP_COMPOSITE] = hri_infer_declared,

@@ -110,6 +110,40 @@ hr_status hri_infer_case(const hri_ctx *c) {
   return infer_branches(c);
 }
 
+/* Whether `local` can be a per-device piece of `global`: same element type and rank, and no local
+ * dimension larger than its global one. */
+static bool is_piece_of(const hr_type *local, const hr_type *global) {
+  if (local->kind != HR_TYPE_TENSOR || global->kind != HR_TYPE_TENSOR || local->dtype != global->dtype ||
+      local->shape.rank != global->shape.rank)
+    return false;
+  for (int d = 0; d < local->shape.rank; d++)
+    if (local->shape.dims[d] > global->shape.dims[d] && global->shape.dims[d] != HR_DYNAMIC) return false;
+  return true;
+}
+
+/* sdy.manual_computation: its body takes each operand's per-device piece and returns each result's;
+ * the results have their declared (global) types. How the pieces divide the values is what the
+ * in/out shardings say, checked where the program runs. */
+hr_status hri_infer_manual_computation(const hri_ctx *c) {
+  const hr_op *op = c->op;
+  const hr_block *body = &op->regions[0];
+  if (body->n_args != op->n_operands)
+    return hri_err(c, "the body takes %d arguments, expected one per operand (%d)", body->n_args, op->n_operands);
+  for (int i = 0; i < op->n_operands; i++)
+    if (!is_piece_of(&body->args[i].type, &c->in[i]))
+      return hri_err(c, "body argument #%d is no per-device piece of operand #%d", i, i);
+  const hr_op *ret = body->n_ops > 0 ? body->ops[body->n_ops - 1] : NULL;
+  if (!ret || ret->code != HR_OP_SDY_RETURN) return hri_err(c, "the body must end with sdy.return");
+  if (ret->n_operands != op->n_results)
+    return hri_err(c, "the body returns %d values, expected %d", ret->n_operands, op->n_results);
+  for (int i = 0; i < op->n_results; i++) {
+    if (!ret->operands[i] || !is_piece_of(&ret->operands[i]->type, &op->results[i].type))
+      return hri_err(c, "returned value #%d is no per-device piece of result #%d", i, i);
+    c->out[i] = op->results[i].type;
+  }
+  return NULL;
+}
+
 hr_status hri_infer_return(const hri_ctx *c) {
   (void)c;
   return NULL;

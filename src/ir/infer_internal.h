@@ -230,6 +230,7 @@ hr_status hri_infer_same_as_operands(const hri_ctx *c);
 /* infer_control.c */
 hr_status hri_infer_while(const hri_ctx *c);
 hr_status hri_infer_async_start(const hri_ctx *c);
+hr_status hri_infer_manual_computation(const hri_ctx *c);
 hr_status hri_infer_async_done(const hri_ctx *c);
 hr_status hri_infer_collective_reduce(const hri_ctx *c);
 hr_status hri_infer_if(const hri_ctx *c);

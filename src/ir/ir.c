@@ -264,6 +264,7 @@ bool hr_attr_equal(const hr_attr *a, const hr_attr *b) {
              memcmp(&a->u.f.value, &b->u.f.value, sizeof(double)) == 0;
     case HR_ATTR_STRING:
     case HR_ATTR_SYMBOL:
+    case HR_ATTR_OPAQUE:
       return a->u.str.len == b->u.str.len && memcmp(a->u.str.data, b->u.str.data, a->u.str.len) == 0;
     case HR_ATTR_TYPE: return hr_type_equal(&a->u.type, &b->u.type);
     case HR_ATTR_ARRAY:

@@ -171,6 +171,8 @@ typedef enum hr_attr_kind {
   HR_ATTR_DICT,        /* {a = 1, b} */
   HR_ATTR_ENUM,        /* #stablehlo<comparison_direction LT> */
   HR_ATTR_STRUCT,      /* #stablehlo.dot<lhs_batching_dimensions = [0], ...> and friends */
+  HR_ATTR_OPAQUE,      /* #sdy.sharding<@mesh, [{"a"}]>: another dialect's attribute (Shardy's), kept
+                          as its text after the '#' (in str) and not interpreted */
 } hr_attr_kind;
 
 typedef struct hr_attr hr_attr;
@@ -196,7 +198,7 @@ struct hr_attr {
     struct {
       const char *data; /* NUL-terminated copy; may also contain embedded NULs */
       size_t len;
-    } str;        /* STRING, SYMBOL (symbol name without '@') */
+    } str;        /* STRING, SYMBOL (symbol name without '@'), OPAQUE (text without '#') */
     hr_type type; /* TYPE */
     struct {
       int n;
@@ -317,6 +319,12 @@ struct hr_func {
   hr_loc loc;
 };
 
+/* A named Shardy mesh of a module. */
+typedef struct hr_mesh {
+  const char *name; /* without '@' */
+  hr_attr *mesh;    /* OPAQUE "sdy.mesh<[...]>" */
+} hr_mesh;
+
 struct hr_module {
   hr_arena arena;
   /* Memory constants point into (a file mapping: large bytecode constants are used in place),
@@ -329,6 +337,10 @@ struct hr_module {
   hr_attr *attrs;   /* DICT of module attributes (mhlo.num_partitions, ...) or NULL */
   int n_funcs;
   hr_func **funcs;
+  /* Shardy meshes (`sdy.mesh @name = <["a"=2]>`), which sharding attributes name: kept in order,
+   * each mesh an OPAQUE "sdy.mesh<...>". */
+  int n_meshes;
+  hr_mesh *meshes;
 };
 
 /* Finds a function by name (without '@'); NULL when absent. */
@@ -341,6 +353,12 @@ bool hr_attr_is_default(const hr_op *op, const char *name, const hr_attr *a);
 /* Removes the attributes of `op` that hold their defaults; both readers do, so that text and
  * bytecode read to the same IR. */
 void hr_op_drop_defaults(hr_op *op);
+/* Whether `name` is one of StableHLO's integer-list attributes (slice's start_indices, gather's
+ * slice_sizes, ...), array<i64: ...> today where older texts and VHLO hold a tensor. */
+bool hr_is_list_attr_name(const char *name);
+/* Gives `op`'s integer-list attributes written in the older dense<...> : tensor<Nxi64> form today's
+ * array<i64: ...> form (ir/defaults.c); other attributes are left as they are. */
+hr_status hr_op_modernize(hr_module *m, hr_op *op);
 
 /* Creates an error whose message starts with the op's position and name:
  * "file.mlir:12:7: stablehlo.add: <message>". */

@@ -87,28 +87,30 @@ static void take_while(hr_lexer *lx, bool (*pred)(int)) {
   while (lx->pos < lx->len && pred((unsigned char)lx->src[lx->pos])) lx->pos++;
 }
 
-/* The first byte among '\\', '\n' and NUL in [from, to), or NULL. */
-static const char *first_special(const char *from, const char *to) {
+/* The first byte among '\\', '\n' and (unless `nul_ok`) NUL in [from, to), or NULL. */
+static const char *first_special(const char *from, const char *to, bool nul_ok) {
   const char *hit = memchr(from, '\\', (size_t)(to - from));
   if (hit) to = hit;
   const char *nl = memchr(from, '\n', (size_t)(to - from));
   if (nl) to = hit = nl;
-  const char *nul = memchr(from, '\0', (size_t)(to - from));
+  const char *nul = nul_ok ? NULL : memchr(from, '\0', (size_t)(to - from));
   return nul ? nul : hit;
 }
 
 /* Lexes a string literal whose opening quote is at the current position. Escapes are checked
  * here (\" \\ \n \t and two hex digits) and decoded later by the attribute parser. The scan uses
  * memchr, since hex blobs of constants can be megabytes long; the position of the next quote is
- * kept across escapes so the work stays linear. */
-static bool lex_string(hr_lexer *lx, hr_token *tok) {
+ * kept across escapes so the work stays linear. Raw NUL bytes are part of a string when `nul_ok`
+ * (MLIR accepts them, and JAX's 2023 text of some modules holds binary backend configs raw); a
+ * symbol's name may not hold one. */
+static bool lex_string(hr_lexer *lx, hr_token *tok, bool nul_ok) {
   lx->pos++; /* opening quote */
   const char *end = lx->src + lx->len;
   const char *quote = memchr(lx->src + lx->pos, '"', lx->len - lx->pos);
   for (;;) {
     const char *cur = lx->src + lx->pos;
     if (quote && quote < cur) quote = memchr(cur, '"', (size_t)(end - cur));
-    const char *special = first_special(cur, quote ? quote : end);
+    const char *special = first_special(cur, quote ? quote : end, nul_ok);
     if (!special) {
       lx->pos = quote ? (size_t)(quote - lx->src) + 1 : lx->len;
       if (quote) return true;
@@ -163,7 +165,7 @@ static void lex_prefixed(hr_lexer *lx, hr_token *tok, hr_tok_kind kind) {
   lx->pos++;
   int c = at(lx, 0);
   if (prefix == '@' && c == '"') {
-    if (lex_string(lx, tok)) tok->kind = kind;
+    if (lex_string(lx, tok, false)) tok->kind = kind;
     return;
   }
   bool ok = prefix == '!' || prefix == '@' ? (is_alpha(c) || c == '_' || is_digit(c))
@@ -244,7 +246,7 @@ void hr_lexer_next(hr_lexer *lx, hr_token *tok) {
   } else if (is_digit(c)) {
     lex_number(lx, tok);
   } else if (c == '"') {
-    if (lex_string(lx, tok)) tok->kind = HR_TOK_STRING;
+    if (lex_string(lx, tok, true)) tok->kind = HR_TOK_STRING;
   } else if (c == '%') {
     lex_prefixed(lx, tok, HR_TOK_VALUE_ID);
   } else if (c == '@') {

@@ -387,6 +387,18 @@ static hr_status unexpected_in_module(hr_parser *p) {
   return hr_p_unexpected(p, "'func.func' or '}'");
 }
 
+/* Parses `sdy.mesh @name = <[...]> [loc(...)]` into the module's meshes. */
+static hr_status parse_mesh(hr_parser *p, hr_pvec *meshes) {
+  hr_p_next(p);
+  hr_mesh mesh;
+  size_t len;
+  HR_TRY(parse_symbol_name(p, &mesh.name, &len));
+  HR_TRY(hr_p_expect(p, HR_TOK_EQUAL, "'='"));
+  HR_TRY(hr_p_parse_opaque_body(p, "sdy.mesh", "", &mesh.mesh));
+  HR_TRY(hr_p_parse_opt_loc(p, NULL));
+  return hr_pvec_push(p, meshes, &mesh, sizeof mesh);
+}
+
 /* Parses `module [@name] [attributes {...}] { func.func ... } [loc(...)]`. */
 static hr_status parse_module(hr_parser *p) {
   hr_p_next(p);
@@ -400,12 +412,23 @@ static hr_status parse_module(hr_parser *p) {
   }
   /* The module's braces are no level of nesting (they hold functions only), so that a module nests
    * as deep as its functions alone: what parses without them parses again once printed with them. */
+  hr_token body = p->tok;
   HR_TRY(hr_p_expect(p, HR_TOK_LBRACE, "'{' starting the module body"));
+  hr_pvec meshes = {0};
   while (p->tok.kind != HR_TOK_RBRACE) {
+    if (hr_p_is_kw(p, "sdy.mesh")) {
+      HR_TRY(parse_mesh(p, &meshes));
+      continue;
+    }
     if (!hr_p_is_kw(p, "func.func")) return unexpected_in_module(p);
     HR_TRY(parse_func(p));
   }
   hr_p_next(p);
+  HR_TRY(check_count(p, &body, meshes.len, "meshes"));
+  p->m->n_meshes = (int)meshes.len;
+  void *data;
+  HR_TRY(hr_pvec_export(p, &meshes, sizeof(hr_mesh), _Alignof(hr_mesh), &data));
+  p->m->meshes = data;
   return hr_p_parse_opt_loc(p, NULL);
 }
 

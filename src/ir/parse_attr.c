@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/limits.h"
 #include "base/numeric.h"
 #include "ir/parse_internal.h"
 
@@ -474,6 +475,56 @@ static hr_status parse_dialect_enum(hr_parser *p, const hr_token *at, const char
   return hr_p_enum_attr(p, at, dialect, name, &value, out);
 }
 
+/* The closing token of an opening bracket token, or HR_TOK_EOF for any other token. */
+static hr_tok_kind closer_of(hr_tok_kind open) {
+  switch (open) {
+    case HR_TOK_LESS: return HR_TOK_GREATER;
+    case HR_TOK_LPAREN: return HR_TOK_RPAREN;
+    case HR_TOK_LSQUARE: return HR_TOK_RSQUARE;
+    case HR_TOK_LBRACE: return HR_TOK_RBRACE;
+    default: return HR_TOK_EOF;
+  }
+}
+
+static bool is_closer(hr_tok_kind k) {
+  return k == HR_TOK_GREATER || k == HR_TOK_RPAREN || k == HR_TOK_RSQUARE || k == HR_TOK_RBRACE;
+}
+
+hr_status hr_p_parse_opaque_body(hr_parser *p, const char *prefix, const char *suffix, hr_attr **out) {
+  if (closer_of(p->tok.kind) == HR_TOK_EOF) return hr_p_unexpected(p, "'<', '[', '(' or '{'");
+  hr_token start = p->tok;
+  hr_tok_kind owed[HR_LIMIT_NESTING_DEPTH]; /* the closing brackets owed, innermost last */
+  int depth = 0;
+  const char *end;
+  do {
+    hr_tok_kind close = closer_of(p->tok.kind);
+    if (close != HR_TOK_EOF) {
+      if (depth >= p->max_nesting) return hr_p_error(p, &p->tok, HR_RESOURCE_EXHAUSTED, "attribute nested too deeply");
+      owed[depth++] = close;
+    } else if (is_closer(p->tok.kind)) {
+      if (p->tok.kind != owed[depth - 1]) return hr_p_unexpected(p, "the matching closing bracket");
+      depth--;
+    } else if (p->tok.kind == HR_TOK_EOF || p->tok.kind == HR_TOK_ERROR) {
+      return hr_p_unexpected(p, "the rest of the attribute");
+    }
+    end = p->tok.text + p->tok.len;
+    hr_p_next(p);
+  } while (depth > 0);
+  size_t prefix_len = strlen(prefix), body_len = (size_t)(end - start.text), suffix_len = strlen(suffix);
+  size_t len = prefix_len + body_len + suffix_len;
+  char *text = hr_arena_alloc(&p->m->arena, len + 1, 1);
+  hr_attr *a = hr_attr_new(p->m, HR_ATTR_OPAQUE);
+  if (!text || !a) return hr_p_oom(p);
+  memcpy(text, prefix, prefix_len);
+  memcpy(text + prefix_len, start.text, body_len);
+  memcpy(text + prefix_len + body_len, suffix, suffix_len);
+  text[len] = 0;
+  a->u.str.data = text;
+  a->u.str.len = len;
+  *out = a;
+  return NULL;
+}
+
 /* The dialects whose attribute syntax is known; others are parsed as generic structs/enums. */
 static const char *known_dialect(const char *id, size_t len) {
   static const char *const dialects[] = {"stablehlo", "chlo", "mhlo"};
@@ -501,6 +552,9 @@ static hr_status parse_hash_attr(hr_parser *p, hr_attr **out) {
   if (!dialect) dialect = hr_p_strdup(p, full, dialect_len);
   if (!dialect) return hr_p_oom(p);
   const char *mnemonic = dot ? dot + 1 : NULL;
+  if (strcmp(dialect, "sdy") == 0) { /* Shardy's annotations: kept as written */
+    return hr_p_parse_opaque_body(p, full, "", out);
+  }
   if (mnemonic && (strcmp(mnemonic, "bounds") == 0 || strcmp(mnemonic, "type_extensions") == 0))
     return hr_p_error(p, &at, HR_UNIMPLEMENTED, "bounded dynamic dimensions are not supported");
   HR_TRY(hr_p_enter(p, &at));

@@ -215,6 +215,11 @@ hr_status hr_p_enum_attr(hr_parser *p, const hr_token *at, const char *dialect, 
 hr_status hr_p_check_unique(hr_parser *p, const hr_pvec *entries, const hr_token *at);
 /* Parses `[b, 0, f]x[0, i, o]->[b, 0, f]` into a canonical #stablehlo.conv STRUCT. */
 hr_status hr_p_parse_conv_dims(hr_parser *p, hr_attr **out);
+/* Parses another dialect's attribute body, a bracketed group (`<...>`, `[...]`, `(...)` or `{...}`,
+ * its brackets balanced) from the current opening bracket, into an OPAQUE attribute whose text is
+ * `prefix`, the body as written, then `suffix` ("sdy.mesh", `<["a"=2]>` and "" give
+ * "sdy.mesh<["a"=2]>"). */
+hr_status hr_p_parse_opaque_body(hr_parser *p, const char *prefix, const char *suffix, hr_attr **out);
 /* Parses `key = value, ...>` (the '<' already consumed) into a STRUCT named `name`; the fields of
  * known structs (stablehlo.dot, gather, scatter, conv) are put in canonical form. */
 hr_status hr_p_parse_struct_body(hr_parser *p, const hr_token *at, const char *name, hr_attr **out);

@@ -304,6 +304,7 @@ hr_status hr_p_finish_op(hr_parser *p, hr_op_builder *b) {
   op->n_attrs = (int)b->attrs.len;
   HR_TRY(hr_pvec_export(p, &b->attrs, sizeof(hr_named_attr), _Alignof(hr_named_attr), &data));
   op->attrs = data;
+  HR_TRY(hr_op_modernize(p->m, op));
   hr_op_drop_defaults(op);
   HR_TRY(make_results(p, b));
   return place_regions(p, b);

@@ -793,6 +793,67 @@ static hr_status parse_top_k(hr_parser *p, hr_op_builder *b) {
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Shardy                                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* sdy.sharding_constraint %x <@mesh, [{"a"}, {}]> attr-dict : T */
+static hr_status parse_sharding_constraint(hr_parser *p, hr_op_builder *b) {
+  HR_TRY(hr_p_add_operand(p, b));
+  hr_token at = p->tok;
+  hr_attr *sharding;
+  HR_TRY(hr_p_parse_opaque_body(p, "sdy.sharding", "", &sharding));
+  HR_TRY(hr_p_add_op_attr(p, b, "sharding", sharding, &at));
+  return finish_form(p, b, SIG_SAME);
+}
+
+/* `key=` and the bracketed body of a Shardy attribute after it, kept as the OPAQUE
+ * prefix + body + suffix under `key`. */
+static hr_status parse_keyed_opaque(hr_parser *p, hr_op_builder *b, const char *key, const char *prefix,
+                                    const char *suffix) {
+  hr_token at = p->tok;
+  HR_TRY(hr_p_expect_kw(p, key));
+  HR_TRY(hr_p_expect(p, HR_TOK_EQUAL, "'='"));
+  hr_attr *a;
+  HR_TRY(hr_p_parse_opaque_body(p, prefix, suffix, &a));
+  return hr_p_add_op_attr(p, b, key, a, &at);
+}
+
+/* `(%a: T loc(...), ...)`: the arguments of a region written before it. */
+static hr_status parse_region_args(hr_parser *p, hr_pvec *args) {
+  HR_TRY(hr_p_expect(p, HR_TOK_LPAREN, "'('"));
+  if (hr_p_accept(p, HR_TOK_RPAREN)) return NULL;
+  do {
+    hr_region_arg a;
+    memset(&a, 0, sizeof a);
+    a.name = p->tok;
+    if (a.name.kind != HR_TOK_VALUE_ID || memchr(a.name.text, '#', a.name.len))
+      return hr_p_unexpected(p, "a region argument (%name)");
+    hr_p_next(p);
+    HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':'"));
+    HR_TRY(hr_p_parse_type(p, &a.type));
+    HR_TRY(hr_p_parse_opt_loc(p, NULL));
+    HR_TRY(hr_pvec_push(p, args, &a, sizeof a));
+  } while (hr_p_accept(p, HR_TOK_COMMA));
+  return hr_p_expect(p, HR_TOK_RPAREN, "')'");
+}
+
+/* sdy.manual_computation(%a, ...) in_shardings=[<...>, ...] out_shardings=[...] manual_axes={"a"}
+ *   (%arg: T, ...) { ... } attr-dict : (T, ...) -> (U, ...) */
+static hr_status parse_manual_computation(hr_parser *p, hr_op_builder *b) {
+  HR_TRY(hr_p_expect(p, HR_TOK_LPAREN, "'('"));
+  HR_TRY(hr_p_add_operand_list(p, b));
+  HR_TRY(hr_p_expect(p, HR_TOK_RPAREN, "')'"));
+  HR_TRY(parse_keyed_opaque(p, b, "in_shardings", "sdy.sharding_per_value<", ">"));
+  HR_TRY(parse_keyed_opaque(p, b, "out_shardings", "sdy.sharding_per_value<", ">"));
+  HR_TRY(parse_keyed_opaque(p, b, "manual_axes", "sdy<manual_axes", ">"));
+  hr_pvec args = {0};
+  HR_TRY(parse_region_args(p, &args));
+  static const hr_region_arg none;
+  HR_TRY(hr_p_add_region(p, b, args.len ? args.data : &none, (int)args.len));
+  return finish_form(p, b, SIG_FUNC);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Dispatch                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -801,7 +862,10 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
   *handled = true;
   switch (b->op->code) {
     case HR_OP_FUNC_RETURN:
+    case HR_OP_SDY_RETURN:
     case HR_OP_RETURN: return parse_return(p, b);
+    case HR_OP_SDY_SHARDING_CONSTRAINT: return parse_sharding_constraint(p, b);
+    case HR_OP_SDY_MANUAL_COMPUTATION: return parse_manual_computation(p, b);
     case HR_OP_FUNC_CALL: return parse_call_like(p, b, "callee", HR_ATTR_SYMBOL);
     case HR_OP_CUSTOM_CALL: return parse_call_like(p, b, "call_target_name", HR_ATTR_STRING);
     case HR_OP_CONSTANT: return parse_constant(p, b);

@@ -431,6 +431,20 @@ static hr_status print_func(hr_printer *p, const hr_func *f) {
   return NULL;
 }
 
+/* Appends `  sdy.mesh @name = <[...]>`. */
+static hr_status print_mesh(hr_printer *p, const hr_mesh *mesh) {
+  const char *body;
+  size_t len;
+  if (!mesh->name || !hr_opaque_body(mesh->mesh, "sdy.mesh", "", &body, &len))
+    return hr_error(HR_INVALID_ARGUMENT, "malformed Shardy mesh");
+  hr_strbuf_puts(p->out, "  sdy.mesh ");
+  hr_print_symbol(p, mesh->name, strlen(mesh->name));
+  hr_strbuf_puts(p->out, " = ");
+  hr_strbuf_append(p->out, body, len);
+  hr_strbuf_putc(p->out, '\n');
+  return NULL;
+}
+
 /* Appends the whole module. */
 static hr_status print_module(hr_printer *p, const hr_module *m) {
   if (m->n_funcs < 0 || (m->n_funcs > 0 && !m->funcs))
@@ -450,6 +464,7 @@ static hr_status print_module(hr_printer *p, const hr_module *m) {
   }
   hr_strbuf_puts(p->out, " {\n");
   p->indent = 2;
+  for (int i = 0; i < m->n_meshes; i++) HR_TRY(print_mesh(p, &m->meshes[i]));
   for (int i = 0; i < m->n_funcs; i++) HR_TRY(print_func(p, m->funcs[i]));
   hr_strbuf_puts(p->out, "}\n");
   return NULL;

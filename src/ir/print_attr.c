@@ -476,6 +476,11 @@ static hr_status print_attr_at(hr_printer *p, const hr_attr *a, int depth) {
       hr_strbuf_printf(p->out, "#%s<%s %s>", a->u.enm.dialect, a->u.enm.name, a->u.enm.value);
       return NULL;
     case HR_ATTR_STRUCT: return print_struct(p, a, depth);
+    case HR_ATTR_OPAQUE:
+      if (!a->u.str.data) return hr_print_error(p, "opaque attribute without text");
+      hr_strbuf_putc(p->out, '#');
+      hr_strbuf_append(p->out, a->u.str.data, a->u.str.len);
+      return NULL;
   }
   return hr_print_error(p, "attribute of unknown kind %d", (int)a->kind);
 }
@@ -492,4 +497,14 @@ hr_status hr_print_attr_dict(hr_printer *p, const hr_named_attr *attrs, int n) {
   HR_TRY(print_named_list(p, attrs, n, 0));
   hr_strbuf_putc(p->out, '}');
   return NULL;
+}
+
+bool hr_opaque_body(const hr_attr *a, const char *prefix, const char *suffix, const char **body, size_t *len) {
+  if (!a || a->kind != HR_ATTR_OPAQUE || !a->u.str.data) return false;
+  size_t np = strlen(prefix), ns = strlen(suffix), n = a->u.str.len;
+  if (n < np + ns + 1 || memcmp(a->u.str.data, prefix, np) != 0 || memcmp(a->u.str.data + n - ns, suffix, ns) != 0)
+    return false;
+  *body = a->u.str.data + np;
+  *len = n - np - ns;
+  return true;
 }

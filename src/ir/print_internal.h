@@ -77,6 +77,9 @@ hr_status hr_print_attr_dict(hr_printer *p, const hr_named_attr *attrs, int n);
 bool hr_print_conv_dims(hr_printer *p, const hr_attr *a);
 /* Whether hr_print_conv_dims can print the attribute. */
 bool hr_print_conv_dims_fit(const hr_attr *a);
+/* Whether `a` is an OPAQUE attribute whose text is `prefix`, a nonempty body, then `suffix`; sets
+ * the body (what an op's custom form prints of it: "sdy.mesh<[...]>" gives "<[...]>"). */
+bool hr_opaque_body(const hr_attr *a, const char *prefix, const char *suffix, const char **body, size_t *len);
 /* Appends the elements of a DENSE_ARRAY separated by ", " (no brackets). */
 hr_status hr_print_dense_array_elems(hr_printer *p, const hr_attr *a);
 

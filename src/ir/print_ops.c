@@ -323,7 +323,7 @@ static hr_status print_return(hr_printer *p, const hr_op *op, bool *done) {
   if (op->n_results != 0 || op->n_regions != 0) return NULL;
   hr_print_op_name(p, op);
   *done = true;
-  bool func = op->code == HR_OP_FUNC_RETURN;
+  bool func = op->code == HR_OP_FUNC_RETURN || op->code == HR_OP_SDY_RETURN; /* attr-dict first */
   if (func) HR_TRY(hr_print_op_attr_dict(p, op, NULL));
   if (op->n_operands > 0) {
     hr_strbuf_putc(p->out, ' ');
@@ -335,6 +335,24 @@ static hr_status print_return(hr_printer *p, const hr_op *op, bool *done) {
     HR_TRY(hr_print_value_types(p, op->operands, op->n_operands));
   }
   return NULL;
+}
+
+/* sdy.sharding_constraint %x <@mesh, [{"a"}, {}]> {attrs} : T */
+static hr_status print_sharding_constraint(hr_printer *p, const hr_op *op, bool *done) {
+  const char *body;
+  size_t len;
+  if (!has_shape(op, 1, 1) || !hr_opaque_body(hr_op_attr(op, "sharding"), "sdy.sharding", "", &body, &len) ||
+      !hr_type_equal(&op->operands[0]->type, &op->results[0].type))
+    return NULL;
+  put_name(p, op);
+  HR_TRY(hr_print_value_use(p, op->operands[0]));
+  hr_strbuf_putc(p->out, ' ');
+  hr_strbuf_append(p->out, body, len);
+  *done = true;
+  static const char *const skip[] = {"sharding", NULL};
+  HR_TRY(hr_print_op_attr_dict(p, op, skip));
+  hr_strbuf_puts(p->out, " : ");
+  return hr_print_type(p, &op->results[0].type);
 }
 
 /* stablehlo.dot %a, %b, precision = [DEFAULT, DEFAULT] : (...) -> ... */
@@ -694,7 +712,9 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_CUSTOM_CALL: return print_custom_call(p, op, done);
     case HR_OP_FUNC_CALL: return print_call(p, op, done);
     case HR_OP_FUNC_RETURN:
+    case HR_OP_SDY_RETURN:
     case HR_OP_RETURN: return print_return(p, op, done);
+    case HR_OP_SDY_SHARDING_CONSTRAINT: return print_sharding_constraint(p, op, done);
     case HR_OP_DOT: return print_dot(p, op, done);
     case HR_OP_DOT_GENERAL: return print_dot_general(p, op, done);
     case HR_OP_CONVOLUTION: return print_convolution(p, op, done);

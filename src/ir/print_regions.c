@@ -144,11 +144,44 @@ static hr_status print_while(hr_printer *p, const hr_op *op, bool *done) {
   return hr_print_region(p, body, false);
 }
 
+/* sdy.manual_computation(%a) in_shardings=[<...>] out_shardings=[<...>] manual_axes={"a"}
+ *   (%arg: T) { ... } {attrs} : (T) -> U */
+static hr_status print_manual_computation(hr_printer *p, const hr_op *op, bool *done) {
+  static const char *const keys[4] = {"in_shardings", "out_shardings", "manual_axes", NULL}; /* NULL: the skip list's end */
+  static const char *const prefixes[3] = {"sdy.sharding_per_value<", "sdy.sharding_per_value<", "sdy<manual_axes"};
+  const char *bodies[3];
+  size_t lens[3];
+  for (int k = 0; k < 3; k++)
+    if (!hr_opaque_body(hr_op_attr(op, keys[k]), prefixes[k], ">", &bodies[k], &lens[k])) return NULL;
+  if (op->n_regions != 1) return NULL;
+  const hr_block *body = &op->regions[0];
+  hr_print_op_name(p, op);
+  hr_strbuf_putc(p->out, '(');
+  HR_TRY(hr_print_value_list(p, op->operands, op->n_operands));
+  hr_strbuf_putc(p->out, ')');
+  for (int k = 0; k < 3; k++) {
+    hr_strbuf_printf(p->out, " %s=", keys[k]);
+    hr_strbuf_append(p->out, bodies[k], lens[k]);
+  }
+  hr_strbuf_puts(p->out, " (");
+  for (int i = 0; i < body->n_args; i++) {
+    if (i) hr_strbuf_puts(p->out, ", ");
+    HR_TRY(hr_print_block_arg(p, &body->args[i]));
+  }
+  hr_strbuf_puts(p->out, ") ");
+  *done = true;
+  HR_TRY(hr_print_region(p, body, false));
+  HR_TRY(hr_print_op_attr_dict(p, op, keys));
+  hr_strbuf_puts(p->out, " : ");
+  return hr_print_functional_type(p, op);
+}
+
 hr_status hr_print_pretty_region_op(hr_printer *p, const hr_op *op, bool *done) {
   *done = false;
   for (int i = 0; i < op->n_operands; i++)
     if (!op->operands[i]) return NULL; /* reported by the generic form */
   if (op->code == HR_OP_REDUCE) return print_reduce(p, op, done);
   if (op->code == HR_OP_WHILE) return print_while(p, op, done);
+  if (op->code == HR_OP_SDY_MANUAL_COMPUTATION) return print_manual_computation(p, op, done);
   return NULL;
 }

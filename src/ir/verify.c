@@ -330,7 +330,7 @@ static hr_status check_func_return(const verifier *v, const hr_op *ret) {
 static hr_status check_terminator(const verifier *v, const hr_op *op, bool last, const hr_op *parent) {
   bool is_term = hr_opcode_flags(op->code) & HR_OPF_TERMINATOR;
   if (!last) return is_term ? op_err(op, "a terminator must be the last op of its block") : NULL;
-  hr_opcode want = parent ? HR_OP_RETURN : HR_OP_FUNC_RETURN;
+  hr_opcode want = !parent ? HR_OP_FUNC_RETURN : parent->code == HR_OP_SDY_MANUAL_COMPUTATION ? HR_OP_SDY_RETURN : HR_OP_RETURN;
   if (op->code != want)
     return op_err(op, "%s must end with %s", parent ? "a region" : "a function body", hr_opcode_name(want));
   return parent ? NULL : check_func_return(v, op);

@@ -229,6 +229,25 @@ static hr_status contain_artifact(const srv_model_entry *m, const srv_candidate 
   return NULL;
 }
 
+/* Opens the jax2tf SavedModel whose saved_model.pb is `pb` (resolved inside the base path) as a
+ * program of its serving_default signature. Its variables/ directory must resolve inside the base
+ * path too; module and weights are read into memory of their own. */
+static hr_status open_savedmodel(srv_registry *r, const srv_model_entry *m, const char *pb, hr_program **out) {
+  char dir[4096], vars[4096 + 16];
+  const char *slash = strrchr(pb, '/');
+  int n = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - pb) : 1, slash ? pb : ".");
+  if (n < 0 || (size_t)n >= sizeof dir) return hr_error(HR_INVALID_ARGUMENT, "%s: path too long", pb);
+  snprintf(vars, sizeof vars, "%s/variables", dir);
+  char *vars_real = realpath(vars, NULL);
+  bool inside = !vars_real || path_under(m->base_real, vars_real); /* no variables/: nothing to contain */
+  free(vars_real);
+  if (!inside) return hr_error(HR_INVALID_ARGUMENT, "%s: a symbolic link leads outside the model's base path", vars);
+  hr_module *mod;
+  hr_weights *w;
+  HR_TRY(hr_savedmodel_read(dir, NULL, NULL, &mod, &w));
+  return hr_program_create(mod, "main", w, &r->exec, out);
+}
+
 /* Counts an artifact of `bytes` against the bounds; fails when it is over either. */
 static hr_status reserve_bytes(srv_registry *r, const srv_candidate *c, size_t bytes) {
   if (bytes > r->limits.max_model_bytes)
@@ -251,7 +270,8 @@ static hr_status reserve_bytes(srv_registry *r, const srv_candidate *c, size_t b
 static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_candidate *c, srv_servable **out) {
   *out = NULL;
   if (c->kind == SRV_CANDIDATE_AMBIGUOUS)
-    return hr_error(HR_INVALID_ARGUMENT, "%s holds %d .hlo files; a version directory holds exactly one artifact",
+    return hr_error(HR_INVALID_ARGUMENT,
+                    "%s holds %d artifacts (.hlo files, a SavedModel); a version directory holds exactly one",
                     c->path, c->n_artifacts);
   char *real;
   hr_status s = contain_artifact(m, c, &real);
@@ -273,7 +293,8 @@ static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_ca
   sv->bytes = bytes;
   hr_artifact_options ao = {
       .max_file_bytes = r->limits.max_model_bytes, .copy = true, .cancelled = loads_aborted, .cancel_ctx = r};
-  s = hr_artifact_open_with(real, &ao, &r->exec, &sv->program);
+  s = srv_is_savedmodel_path(real) ? open_savedmodel(r, m, real, &sv->program)
+                                   : hr_artifact_open_with(real, &ao, &r->exec, &sv->program);
   if (s && real && strcmp(real, c->path) != 0) s = hr_status_wrap(s, "%s", c->path);
   free(real);
   if (!s) s = hr_status_wrap(srv_signature_from_program(sv->program, &sv->signature), "%s", c->path);
@@ -524,7 +545,7 @@ static void poll_model(srv_registry *r, srv_model_entry *m, bool initial) {
   if (versions && picked && loadable) {
     for (int i = 0; i < scan.n; i++)
       if (scan.items[i].kind != SRV_CANDIDATE_EMPTY) loadable[n++] = &scan.items[i];
-    note_scan_problem(r, m, n ? NULL : "no version directory under the base path holds an artifact (*.hlo)");
+    note_scan_problem(r, m, n ? NULL : "no version directory under the base path holds an artifact (*.hlo or a SavedModel)");
     char *base_real = realpath(m->cfg.base_path, NULL);
     pthread_mutex_lock(&m->mu);
     free(m->base_real);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/savedmodel/tf_types.h"
 #include "ir/ir.h"
 #include "server/json.h"
 #include "server/predict.h"
@@ -85,46 +86,7 @@ bool srv_signature_batchable(const srv_signature *s) {
   return true;
 }
 
-const char *srv_dtype_tf_name(hr_dtype t) {
-  switch (t) {
-    case HR_I1: return "DT_BOOL";
-    case HR_I2: return "DT_INT2";
-    case HR_I4: return "DT_INT4";
-    case HR_I8: return "DT_INT8";
-    case HR_I16: return "DT_INT16";
-    case HR_I32: return "DT_INT32";
-    case HR_I64: return "DT_INT64";
-    case HR_U2: return "DT_UINT2";
-    case HR_U4: return "DT_UINT4";
-    case HR_U8: return "DT_UINT8";
-    case HR_U16: return "DT_UINT16";
-    case HR_U32: return "DT_UINT32";
-    case HR_U64: return "DT_UINT64";
-    case HR_F16: return "DT_HALF";
-    case HR_BF16: return "DT_BFLOAT16";
-    case HR_F32: return "DT_FLOAT";
-    case HR_F64: return "DT_DOUBLE";
-    case HR_C64: return "DT_COMPLEX64";
-    case HR_C128: return "DT_COMPLEX128";
-    case HR_F8E5M2: return "DT_FLOAT8_E5M2";
-    case HR_F8E4M3FN: return "DT_FLOAT8_E4M3FN";
-    case HR_F8E4M3FNUZ: return "DT_FLOAT8_E4M3FNUZ";
-    case HR_F8E4M3B11FNUZ: return "DT_FLOAT8_E4M3B11FNUZ";
-    case HR_F8E5M2FNUZ: return "DT_FLOAT8_E5M2FNUZ";
-    /* types TensorFlow has no DataType for */
-    case HR_F8E3M4:
-    case HR_F8E4M3:
-    case HR_F8E8M0FNU:
-    case HR_F4E2M1FN:
-    case HR_F6E2M3FN:
-    case HR_F6E3M2FN:
-    case HR_TF32:
-    case HR_INDEX:
-    case HR_DTYPE_INVALID:
-    case HR_DTYPE_COUNT: break;
-  }
-  return "DT_INVALID";
-}
+const char *srv_dtype_tf_name(hr_dtype t) { return hr_tf_dtype_name(hr_tf_dtype_from_hr(t)); }
 
 /* Appends one TensorInfo: {"dtype": ..., "tensor_shape": {"dim": [...], "unknown_rank": false},
  * "name": ...}. Sizes are strings (protobuf's JSON form of int64); -1 marks a dynamic dim. */

@@ -50,16 +50,49 @@ static char *join_path(const char *dir, const char *name) {
   return p;
 }
 
-/* Whether a directory entry name is an artifact name: "*.hlo", not hidden. */
-static bool is_artifact_name(const char *name) {
-  size_t n = strlen(name);
-  return n > 4 && name[0] != '.' && strcmp(name + n - 4, ".hlo") == 0;
-}
-
 /* Whether path is a regular file (following symbolic links). */
 static bool is_regular_file(const char *path) {
   struct stat st;
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether a directory entry name is an artifact name: "*.hlo", not hidden, or a SavedModel's
+ * saved_model.pb. */
+static bool is_artifact_name(const char *name) {
+  size_t n = strlen(name);
+  return (n > 4 && name[0] != '.' && strcmp(name + n - 4, ".hlo") == 0) || strcmp(name, "saved_model.pb") == 0;
+}
+
+bool srv_is_savedmodel_path(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return strcmp(slash ? slash + 1 : path, "saved_model.pb") == 0;
+}
+
+/* Folds the files of a SavedModel's variables/ directory into fp: their total size added, the
+ * latest modification time kept, so that a version still being copied keeps changing. */
+static hr_status add_variables(const char *pb_path, srv_fingerprint *fp) {
+  char dir[4096];
+  const char *slash = strrchr(pb_path, '/');
+  int n = snprintf(dir, sizeof dir, "%.*s/variables", slash ? (int)(slash - pb_path) : 1, slash ? pb_path : ".");
+  if (n < 0 || (size_t)n >= sizeof dir) return hr_error(HR_INVALID_ARGUMENT, "%s: path too long", pb_path);
+  DIR *d = opendir(dir);
+  if (!d) return NULL; /* a SavedModel without variables */
+  hr_status s = NULL;
+  int entries = 0;
+  for (struct dirent *e; !s && (e = readdir(d)) != NULL;) {
+    if (++entries > HR_LIMIT_DIR_ENTRIES) s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d entries", dir, HR_LIMIT_DIR_ENTRIES);
+    if (s || e->d_name[0] == '.') continue;
+    char *path = join_path(dir, e->d_name);
+    srv_fingerprint f;
+    if (!path) s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+    if (!s && is_regular_file(path) && !(s = srv_fingerprint_of(path, &f))) {
+      fp->size += f.size;
+      if (f.mtime_ns > fp->mtime_ns) fp->mtime_ns = f.mtime_ns;
+    }
+    free(path);
+  }
+  closedir(d);
+  return s;
 }
 
 /* Looks into a version directory: finds its artifact (c->kind, c->path, c->fp). */
@@ -98,6 +131,7 @@ static hr_status inspect_version(const char *dir, srv_candidate *c) {
   }
   free(artifact);
   if (!s) s = srv_fingerprint_of(c->path, &c->fp);
+  if (!s && c->kind == SRV_CANDIDATE_READY && srv_is_savedmodel_path(c->path)) s = add_variables(c->path, &c->fp);
   return s;
 }
 

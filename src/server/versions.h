@@ -1,9 +1,10 @@
 /* Version directories: what a model's base path holds, and which versions a policy serves.
  *
  * A version is a subdirectory of the base path named by a positive integer (leading zeros allowed,
- * as in TensorFlow Serving: "00000123" is version 123) holding exactly one artifact, a regular
+ * as in TensorFlow Serving: "00000123" is version 123) holding exactly one artifact: a regular
  * file whose name ends in ".hlo" and does not start with '.' (so that temporary files of copy
- * tools are ignored). Other entries are ignored. */
+ * tools are ignored), or a jax2tf SavedModel (saved_model.pb beside its variables/ directory, as
+ * TF Serving's version directories hold). Other entries are ignored. */
 #ifndef HLORUN_SERVER_VERSIONS_H
 #define HLORUN_SERVER_VERSIONS_H
 
@@ -30,9 +31,9 @@ typedef enum srv_candidate_kind {
 typedef struct srv_candidate {
   int64_t version;
   srv_candidate_kind kind;
-  int n_artifacts;    /* .hlo files found */
-  char *path;         /* see kind */
-  srv_fingerprint fp; /* of path */
+  int n_artifacts;    /* .hlo files and SavedModels found */
+  char *path;         /* see kind; a SavedModel's is its saved_model.pb */
+  srv_fingerprint fp; /* of path; a SavedModel's covers its variables/ files too */
 } srv_candidate;
 
 typedef struct srv_candidates {
@@ -49,6 +50,8 @@ void srv_candidates_free(srv_candidates *c);
 /* The fingerprint of a file (following symbolic links). */
 hr_status srv_fingerprint_of(const char *path, srv_fingerprint *out);
 bool srv_fingerprint_equal(const srv_fingerprint *a, const srv_fingerprint *b);
+/* Whether a candidate's path names a SavedModel's saved_model.pb. */
+bool srv_is_savedmodel_path(const char *path);
 /* Sets selected[i] for the versions (ascending, unique) the policy serves: the num_versions
  * highest (LATEST), all (ALL), or those listed (SPECIFIC). */
 void srv_policy_select(const srv_version_policy *p, const int64_t *versions, int n, bool *selected);

@@ -508,8 +508,10 @@ TEST(scalar_attribute_errors) {
   EXPECT_ATTR_ERROR("{a = @f::@g}", HR_UNIMPLEMENTED, "nested symbol references");
   EXPECT_ATTR_ERROR("{a = dense_resource<blob> : tensor<2xf32>}", HR_UNIMPLEMENTED,
                     "'dense_resource' attributes are not supported");
-  EXPECT_ATTR_ERROR("{a = #sdy.sharding<@mesh, [{}]>}", HR_UNIMPLEMENTED,
-                    "t.mlir:1:35: attribute '#sdy.sharding<...>' is not supported");
+  EXPECT_ATTR_ERROR("{a = #tt.layout<@mesh, [{}]>}", HR_UNIMPLEMENTED,
+                    "t.mlir:1:35: attribute '#tt.layout<...>' is not supported");
+  EXPECT_ATTR_ERROR("{a = #sdy.sharding<@mesh, [{}>]>}", HR_PARSE_ERROR, "the matching closing bracket");
+  EXPECT_ATTR_ERROR("{a = #sdy.sharding<@mesh, [{}]}", HR_PARSE_ERROR, "the matching closing bracket");
   EXPECT_ATTR_ERROR("{a = #map}", HR_UNIMPLEMENTED, "attribute aliases ('#map')");
 }
 
@@ -1197,6 +1199,85 @@ TEST(length_is_honoured_and_nul_rejected) {
   hr_module_free(m);
 }
 
+/* Parses `text` and checks that it prints as `want`. */
+static void check_prints_as(const char *text, size_t len, const char *want, int line) {
+  hr_module *m = NULL;
+  hr_status s = hr_module_parse("t.mlir", text, len, NULL, &m);
+  if (s) {
+    fprintf(stderr, "%s:%d: %s\n", __FILE__, line, hr_status_message(s));
+    test_failures_++;
+    hr_status_free(s);
+    return;
+  }
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  CHECK_OK(hr_module_print_to(m, &sb));
+  if (!sb.data || strcmp(sb.data, want) != 0) {
+    fprintf(stderr, "%s:%d: printed\n%s\nexpected\n%s\n", __FILE__, line, sb.data ? sb.data : "", want);
+    test_failures_++;
+  }
+  hr_strbuf_free(&sb);
+  hr_module_free(m);
+}
+
+/* Shardy's meshes, ops and attributes read and print as MLIR writes them; the generic form of its
+ * ops prints in their custom form. */
+TEST(shardy_ops_and_attributes) {
+  const char *want =
+      "module @m {\n"
+      "  sdy.mesh @mesh = <[\"a\"=2, \"b\"=1]>\n"
+      "  func.func public @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\", ?}p1, {}], replicated={\"b\"}>}) -> tensor<2x4xf32> {\n"
+      "    %0 = sdy.sharding_constraint %arg0 <@mesh, [{\"a\"}, {}]> : tensor<2x4xf32>\n"
+      "    %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{\"a\"}, {}]>] out_shardings=[<@mesh, [{\"a\"}, {}]>] manual_axes={\"a\"} (%arg1: tensor<1x4xf32>) {\n"
+      "      %2 = stablehlo.custom_call @f(%arg1) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=1, j=4}, custom>} : (tensor<1x4xf32>) -> tensor<1x4xf32>\n"
+      "      sdy.return %2 : tensor<1x4xf32>\n"
+      "    } : (tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+      "    return %1 : tensor<2x4xf32>\n"
+      "  }\n"
+      "}\n";
+  check_prints_as(want, strlen(want), want, __LINE__);
+  const char *generic =
+      "module @m {\n"
+      "  sdy.mesh @mesh = <[\"a\"=2, \"b\"=1]> loc(unknown)\n"
+      "  func.func public @main(%arg0: tensor<2x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{\"a\", ?}p1, {}], replicated={\"b\"}>}) -> tensor<2x4xf32> {\n"
+      "    %0 = \"sdy.sharding_constraint\"(%arg0) <{sharding = #sdy.sharding<@mesh, [{\"a\"}, {}]>}> : (tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+      "    %1 = \"sdy.manual_computation\"(%0) <{in_shardings = #sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>, "
+      "manual_axes = #sdy<manual_axes{\"a\"}>, out_shardings = #sdy.sharding_per_value<[<@mesh, [{\"a\"}, {}]>]>}> ({\n"
+      "    ^bb0(%arg1: tensor<1x4xf32>):\n"
+      "      %2 = stablehlo.custom_call @f(%arg1) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=1, j=4}, custom>} : (tensor<1x4xf32>) -> tensor<1x4xf32>\n"
+      "      \"sdy.return\"(%2) : (tensor<1x4xf32>) -> ()\n"
+      "    }) : (tensor<2x4xf32>) -> tensor<2x4xf32>\n"
+      "    return %1 : tensor<2x4xf32>\n"
+      "  }\n"
+      "}\n";
+  check_prints_as(generic, strlen(generic), want, __LINE__);
+  EXPECT_ERROR("module {\n  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+               "    %0 = sdy.manual_computation(%x) in_shardings=[<@m, [{}]>] out_shardings=[<@m, [{}]>] manual_axes={} (%a: tensor<2xf32>) {\n"
+               "      stablehlo.return %a : tensor<2xf32>\n    } : (tensor<2xf32>) -> tensor<2xf32>\n"
+               "    return %0 : tensor<2xf32>\n  }\n}\n",
+               HR_VERIFY_ERROR, "must end with sdy.return");
+}
+
+/* What older StableHLO text spells differently reads as today's form: integer lists written as
+ * dense<...> : tensor<Nxi64> become array<i64: ...>, and raw NUL bytes stay in strings. */
+TEST(older_spellings) {
+  static const char text[] =
+      "func.func public @main(%arg0: tensor<4xf32>) -> tensor<2xf32> {\n"
+      "  %0 = \"stablehlo.slice\"(%arg0) {limit_indices = dense<4> : tensor<1xi64>, start_indices = dense<0> : tensor<1xi64>, strides = dense<2> : tensor<1xi64>} : (tensor<4xf32>) -> tensor<2xf32>\n"
+      "  %1 = stablehlo.custom_call @f(%0) {backend_config = \"a\0b\"} : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "  return %1 : tensor<2xf32>\n"
+      "}\n";
+  check_prints_as(text, sizeof text - 1,
+                  "module {\n"
+                  "  func.func public @main(%arg0: tensor<4xf32>) -> tensor<2xf32> {\n"
+                  "    %0 = stablehlo.slice %arg0 [0:4:2] : (tensor<4xf32>) -> tensor<2xf32>\n"
+                  "    %1 = stablehlo.custom_call @f(%0) {backend_config = \"a\\00b\"} : (tensor<2xf32>) -> tensor<2xf32>\n"
+                  "    return %1 : tensor<2xf32>\n"
+                  "  }\n"
+                  "}\n",
+                  __LINE__);
+}
+
 TEST(parse_file) {
   char path[] = "/tmp/hlorun_test_parse_XXXXXX";
   int fd = mkstemp(path);
@@ -1259,6 +1340,8 @@ int main(void) {
   RUN(nesting_limits);
   RUN(truncation_never_crashes);
   RUN(length_is_honoured_and_nul_rejected);
+  RUN(shardy_ops_and_attributes);
+  RUN(older_spellings);
   RUN(parse_file);
   RUN(syntax_error_positions);
   TEST_MAIN_END();

@@ -117,6 +117,10 @@ static void put_attr(hr_strbuf *sb, const hr_attr *a) {
       hr_strbuf_putc(sb, '@');
       put_string(sb, a->u.str.data, a->u.str.len);
       break;
+    case HR_ATTR_OPAQUE:
+      hr_strbuf_putc(sb, '#');
+      hr_strbuf_append(sb, a->u.str.data, a->u.str.len);
+      break;
     case HR_ATTR_TYPE: put_type(sb, &a->u.type); break;
     case HR_ATTR_ARRAY:
       hr_strbuf_putc(sb, '[');

@@ -631,6 +631,114 @@ def section_polling(ctx):
         t.check(code == 0, f"polling server exits 0 on SIGTERM (got {code})", srv.log_tail())
 
 
+# ---- jax2tf SavedModel version directories ----
+
+def _pb_varint(v):
+    out = b""
+    while v >= 0x80:
+        out += bytes([v & 0x7F | 0x80])
+        v >>= 7
+    return out + bytes([v])
+
+
+def _pb(n, payload):
+    """A length-delimited protobuf field."""
+    return _pb_varint(n << 3 | 2) + _pb_varint(len(payload)) + payload
+
+
+def _pb_int(n, v):
+    return _pb_varint(n << 3) + _pb_varint(v)
+
+
+def write_saved_model(ctx, version_dir, factor):
+    """A jax2tf-style SavedModel computing y = factor * x (factor 2 or 3) over float32[?, 3]: serving_default's
+    input x (placeholder serving_default_x) goes through an XlaCallModule whose module hlorun
+    writes as a portable artifact; no variables."""
+    mlir = ctx.path(f"times{factor}.mlir")
+    adds = ["  %0 = stablehlo.add %x, %x : tensor<?x3xf32>\n"] if factor == 2 else [
+        "  %t = stablehlo.add %x, %x : tensor<?x3xf32>\n", "  %0 = stablehlo.add %t, %x : tensor<?x3xf32>\n"]
+    with open(mlir, "w") as f:
+        f.write("func.func public @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {\n" + "".join(adds)
+                + "  return %0 : tensor<?x3xf32>\n}\n")
+    bc = ctx.path(f"times{factor}.mlirbc")
+    sl.hlorun(ctx.bin, "convert", mlir, bc)
+    with open(bc, "rb") as f:
+        module = f.read()
+
+    def attr(key, value):
+        return _pb(5, _pb(1, key) + _pb(2, value))
+
+    node_x = _pb(1, b"serving_default_x") + _pb(2, b"Placeholder")
+    call = (_pb(1, b"XlaCallModule") + _pb(2, b"XlaCallModule") + _pb(3, b"serving_default_x")
+            + attr(b"module", _pb(2, module)) + attr(b"version", _pb_int(3, 9))
+            + attr(b"Tout", _pb(1, _pb_int(6, 1))) + attr(b"platforms", _pb(1, _pb(2, b"CPU"))))
+    node_y = _pb(1, b"y") + _pb(2, b"Identity") + _pb(3, b"XlaCallModule")
+    shape = _pb(2, _pb_int(1, (1 << 64) - 1)) + _pb(2, _pb_int(1, 3))
+    tensor_in = _pb(1, b"serving_default_x:0") + _pb_int(2, 1) + _pb(3, shape)
+    tensor_out = _pb(1, b"y:0") + _pb_int(2, 1) + _pb(3, shape)
+    sig = (_pb(1, _pb(1, b"x") + _pb(2, tensor_in)) + _pb(2, _pb(1, b"y") + _pb(2, tensor_out))
+           + _pb(3, b"tensorflow/serving/predict"))
+    meta = (_pb(1, _pb(4, b"serve")) + _pb(2, _pb(1, node_x) + _pb(1, call) + _pb(1, node_y))
+            + _pb(5, _pb(1, b"serving_default") + _pb(2, sig)))
+    os.makedirs(version_dir, exist_ok=True)
+    with open(os.path.join(version_dir, "saved_model.pb"), "wb") as f:
+        f.write(_pb_int(1, 1) + _pb(2, meta))
+
+
+def section_savedmodel(ctx):
+    """TF Serving's version directories holding jax2tf SavedModels: served, described in metadata,
+    replaced by a new version, a corrupt one rejected while the old one serves."""
+    t = ctx.t
+    t.begin("savedmodel")
+    base = ctx.path("sm")
+    write_saved_model(ctx, os.path.join(base, "1"), 2)
+    srv = ctx.server(["--model_name", "sm", "--model_base_path", base, "--file_system_poll_wait_seconds", str(POLL_S)])
+    rows = {"instances": [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]}
+    try:
+        t.check(sl.wait_available(srv, "sm", 1), "SavedModel version 1 AVAILABLE", srv.log_tail())
+        body = expect_ok_json(t, srv.get("/v1/models/sm/metadata"), "SavedModel metadata")
+        if body is not None:
+            sig = body.get("metadata", {}).get("signature_def", {}).get("signature_def", {}).get("serving_default", {})
+            x = sig.get("inputs", {}).get("x", {})
+            y = sig.get("outputs", {}).get("y", {})
+            t.check(x.get("dtype") == "DT_FLOAT" and y.get("dtype") == "DT_FLOAT",
+                    "metadata names the signature's input x and output y, DT_FLOAT", short(sig))
+        r = predict(srv, "sm", rows)
+        t.check(r.status_code == 200 and r.json() == {"predictions": [[2.0, 4.0, 6.0], [8.0, 10.0, 12.0]]},
+                "row predict through the SavedModel", r.text)
+        r = predict(srv, "sm", {"inputs": {"x": [[1.0, 1.0, 1.0]]}})
+        t.check(r.status_code == 200 and r.json() == {"outputs": [[2.0, 2.0, 2.0]]}, "columnar predict", r.text)
+        write_saved_model(ctx, os.path.join(base, "2"), 3)
+        t.check(sl.wait_available(srv, "sm", 2, timeout=10 * POLL_S + 10), "SavedModel version 2 is picked up",
+                srv.log_tail())
+        ok = sl.wait_for(lambda: predict(srv, "sm", rows).json() == {"predictions": [[3.0, 6.0, 9.0], [12.0, 15.0, 18.0]]}, 10)
+        t.check(ok, "predict answers with version 2")
+        bad = os.path.join(base, "3")
+        write_saved_model(ctx, bad, 2)
+        pb = os.path.join(bad, "saved_model.pb")
+        with open(pb, "rb") as f:
+            data = f.read()
+        with open(pb, "wb") as f:
+            f.write(data[: len(data) // 2])  # cut short: a SavedModel still being copied
+        deadline = time.monotonic() + 4 * POLL_S + 2
+        while time.monotonic() < deadline:
+            r = predict(srv, "sm", rows)
+            if not t.check(r.status_code == 200 and r.json()["predictions"][0] == [3.0, 6.0, 9.0],
+                           "version 2 serves while the cut version 3 is tried", r.text):
+                break
+            time.sleep(0.1)
+        states = sl.version_states(srv, "sm") or {}
+        t.check(states.get("2") == "AVAILABLE" and states.get("3") != "AVAILABLE", "status: 2 AVAILABLE, the cut 3 not",
+                short(states))
+        with open(pb, "wb") as f:
+            f.write(data)  # the copy completes
+        t.check(sl.wait_available(srv, "sm", 3, timeout=10 * POLL_S + 10), "version 3 loads once its copy completes",
+                srv.log_tail())
+    finally:
+        code = srv.stop()
+        t.check(code == 0, f"SavedModel server exits 0 on SIGTERM (got {code})", srv.log_tail())
+
+
 # ---- batching and the queue ----
 
 def write_batching(path, max_batch, timeout_us, max_enqueued, threads, allowed=()):
@@ -959,8 +1067,8 @@ def section_cli(ctx):
         srv.stop()
 
 
-SECTIONS = ["shapes", "predict", "errors", "curl", "metrics", "cli", "ready", "polling", "batching", "queue",
-            "blocking", "sigterm"]
+SECTIONS = ["shapes", "predict", "errors", "curl", "metrics", "cli", "ready", "polling", "savedmodel", "batching",
+            "queue", "blocking", "sigterm"]
 
 
 def main():

@@ -8,6 +8,7 @@
 
 #include "base/limits.h"
 #include "base/numeric.h"
+#include "base/strbuf.h"
 #include "formats/mlirbc/vhlo_internal.h"
 
 static hr_status oom(void) { return hr_error(HR_OUT_OF_MEMORY, "out of memory reading bytecode attributes"); }
@@ -575,27 +576,43 @@ static hr_status vhlo_attr_code(vhlo_ctx *c, hr_bc_cursor *cur, uint64_t code, h
 
 const char *vhlo_attr_dialect(const vhlo_ctx *c, uint32_t i) { return c->f->dialects[c->f->attrs[i].dialect].name.data; }
 
-/* An attribute of another dialect in its own encoding (Shardy's #sdy.sharding, ...): kept, as an
- * annotation hlorun does not interpret, as the STRING "#<dialect> attribute (N bytes)". */
+/* An attribute of another dialect in its own encoding: Shardy's (#sdy.sharding, ...) as an OPAQUE
+ * holding the text Shardy prints for it; another dialect's is refused, naming it. */
 static hr_status foreign_attr(vhlo_ctx *c, const hr_bc_entry *e, hr_attr **out) {
-  char text[160];
-  int n = snprintf(text, sizeof text, "#%s attribute (%zu bytes)", c->f->dialects[e->dialect].name.data, e->len);
-  hr_attr *a = hr_attr_new(c->m, HR_ATTR_STRING);
-  if (!a || !(a->u.str.data = hr_arena_strdup(&c->m->arena, text))) return oom();
-  a->u.str.len = (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
-  *out = a;
-  return NULL;
+  const char *dialect = c->f->dialects[e->dialect].name.data;
+  if (strcmp(dialect, "sdy") != 0) {
+    hr_bc_cursor cur = hr_bc_entry_cursor(c->f, e->data, e->len);
+    return hr_bc_error(&cur, "an attribute of dialect '%s' in its own encoding, which hlorun does not read", dialect);
+  }
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, c->m->arena.allocator);
+  hr_status s = vhlo_sdy_attr_text(c, e, &sb);
+  if (!s) s = hr_strbuf_status(&sb);
+  if (!s && (c->sdy_text += sb.len) > HR_LIMIT_SDY_MODULE_TEXT_BYTES) {
+    hr_bc_cursor cur = hr_bc_entry_cursor(c->f, e->data, e->len);
+    s = hr_bc_error(&cur, "the module's Shardy attributes decode to more than %d bytes of text", HR_LIMIT_SDY_MODULE_TEXT_BYTES);
+  }
+  hr_attr *a = s ? NULL : hr_attr_new(c->m, HR_ATTR_OPAQUE);
+  if (!s && (!a || !(a->u.str.data = hr_arena_strndup(&c->m->arena, sb.data, sb.len)))) s = oom();
+  if (!s) {
+    a->u.str.len = sb.len;
+    *out = a;
+  }
+  hr_strbuf_free(&sb);
+  return s;
 }
 
 /* Decodes entry `e`; a location gives NULL. */
 static hr_status decode_attr(vhlo_ctx *c, const hr_bc_entry *e, hr_attr **out) {
   *out = NULL;
   hr_bc_cursor cur = hr_bc_entry_cursor(c->f, e->data, e->len);
-  if (!e->custom) {
+  if (!e->custom) { /* a foreign dialect's attribute, kept as its text (OPAQUE after its '#') */
     const char *text;
     size_t len;
     HR_TRY(hr_bc_cstring(&cur, &text, &len));
-    hr_attr *a = hr_attr_new(c->m, HR_ATTR_STRING); /* a foreign dialect's attribute, kept as its text */
+    bool opaque = len > 1 && text[0] == '#' && (int64_t)e->dialect != c->builtin && (int64_t)e->dialect != c->vhlo;
+    if (opaque) text++, len--;
+    hr_attr *a = hr_attr_new(c->m, opaque ? HR_ATTR_OPAQUE : HR_ATTR_STRING);
     if (!a || !(a->u.str.data = hr_arena_strndup(&c->m->arena, text, len))) return oom();
     a->u.str.len = len;
     *out = a;
@@ -615,20 +632,29 @@ static hr_status decode_attr(vhlo_ctx *c, const hr_bc_entry *e, hr_attr **out) {
   return NULL;
 }
 
-hr_status vhlo_attr(vhlo_ctx *c, uint32_t i, hr_attr **out) {
-  if (c->attrs[i]) {
-    *out = c->attrs[i];
-    return NULL;
-  }
+hr_status vhlo_enter_attr(vhlo_ctx *c, uint32_t i) {
   const hr_bc_entry *e = &c->f->attrs[i];
   if (c->busy[i]) return vhlo_entry_error(c, e, "attribute %u refers to itself", i);
   if (c->depth >= HR_LIMIT_NESTING_DEPTH)
     return vhlo_entry_error(c, e, "types and attributes nest deeper than %d", HR_LIMIT_NESTING_DEPTH);
   c->busy[i] = 1;
   c->depth++;
-  hr_status s = decode_attr(c, e, out);
+  return NULL;
+}
+
+void vhlo_leave_attr(vhlo_ctx *c, uint32_t i) {
   c->depth--;
   c->busy[i] = 0;
+}
+
+hr_status vhlo_attr(vhlo_ctx *c, uint32_t i, hr_attr **out) {
+  if (c->attrs[i]) {
+    *out = c->attrs[i];
+    return NULL;
+  }
+  HR_TRY(vhlo_enter_attr(c, i));
+  hr_status s = decode_attr(c, &c->f->attrs[i], out);
+  vhlo_leave_attr(c, i);
   if (!s) c->attrs[i] = *out;
   return s;
 }

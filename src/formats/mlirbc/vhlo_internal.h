@@ -48,6 +48,7 @@ typedef struct vhlo_ctx {
   /* ops */
   hr_value **values; /* per bytecode value id: the converted value, or NULL */
   hr_func *func;     /* the function being converted */
+  size_t sdy_text;   /* bytes of Shardy attribute text decoded so far (HR_LIMIT_SDY_MODULE_TEXT_BYTES) */
 } vhlo_ctx;
 
 /* Decodes type entry `i` (cached). */
@@ -60,11 +61,30 @@ hr_status vhlo_read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t *
 /* Decodes attribute entry `i` (cached) into the IR form the text parser gives its StableHLO
  * spelling; locations decode to NULL with no error. */
 hr_status vhlo_attr(vhlo_ctx *c, uint32_t i, hr_attr **out);
+/* Marks attribute entry `i` as being decoded, refusing a cycle (busy) and nesting beyond
+ * HR_LIMIT_NESTING_DEPTH (depth); vhlo_leave_attr ends it. */
+hr_status vhlo_enter_attr(vhlo_ctx *c, uint32_t i);
+void vhlo_leave_attr(vhlo_ctx *c, uint32_t i);
 /* The dialect name of attribute entry `i`. */
 const char *vhlo_attr_dialect(const vhlo_ctx *c, uint32_t i);
 /* An error at an attribute or type entry: "FILE: offset N: <message>". */
 hr_status vhlo_entry_error(const vhlo_ctx *c, const hr_bc_entry *e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+struct hr_strbuf;
+/* Appends the MLIR text spelling, without the leading '#', of Shardy attribute entry `e`
+ * (custom-encoded, dialect "sdy") to `sb`: "sdy.sharding<@mesh, [{\"a\"}, {}]>",
+ * "sdy<manual_axes{\"a\"}>", "sdy.op_sharding_rule<([i, j])->([i, j]) {i=4, j=8}>", ... exactly as
+ * Shardy prints it (sdy_attrs.c). The entries it references are decoded with the cycle and depth
+ * guards of vhlo_attr (c->busy, c->depth); `e` itself is not marked busy, as vhlo_attr marks it.
+ * A malformed entry (unknown code, truncated, a Bool not 0 or 1, a reference to the wrong kind of
+ * attribute, a cycle, text beyond 1 MiB) is an error naming the file and byte offset; `sb` may
+ * then hold part of the text. */
+hr_status vhlo_sdy_attr_text(vhlo_ctx *c, const hr_bc_entry *e, struct hr_strbuf *sb);
+/* The same for attribute entry `i` (which must be of dialect "sdy") when no vhlo_attr decoding of
+ * it is under way: `i` itself is guarded too, so an entry reached again while it is decoded is an
+ * error ("attribute N refers to itself"). */
+hr_status vhlo_sdy_attr_text_at(vhlo_ctx *c, uint32_t i, struct hr_strbuf *sb);
 
 /* Converts the file's builtin.module into c->m. */
 hr_status vhlo_convert_module(vhlo_ctx *c);

@@ -155,15 +155,6 @@ static hr_status struct_field_value(vhlo_ctx *c, const hr_bc_op *op, const hr_at
   return NULL;
 }
 
-/* Attributes StableHLO keeps as array<i64: ...> where VHLO has a tensor. */
-static const char *const i64_array_attrs[] = {
-    "fft_length",          "broadcast_sizes",  "slice_sizes",     "dimensions",      "permutation",
-    "edge_padding_low",    "edge_padding_high", "interior_padding", "start_indices",   "limit_indices",
-    "strides",             "broadcast_dimensions", "known_expanding_dimensions", "known_nonexpanding_dimensions",
-    "window_dimensions",   "window_strides",   "base_dilations",  "window_dilations", "lhs_dilation",
-    "rhs_dilation",
-};
-
 /* Boolean attributes StableHLO holds as a unit attribute, present when true. */
 static const char *const unit_attrs[] = {"use_global_device_ids", "has_dynamic_root"};
 
@@ -333,10 +324,8 @@ static hr_status convert_attrs(vhlo_ctx *c, const hr_bc_op *op, const char *base
     if (!a || is_absent(name, a)) continue;
     if (IN_LIST(unit_attrs, name) && a->kind == HR_ATTR_BOOL) {
       if (!(a = hr_attr_new(c->m, HR_ATTR_UNIT))) return oom();
-    } else if (a->kind == HR_ATTR_DENSE && IN_LIST(i64_array_attrs, name)) {
-      HR_TRY(to_dense_array(c, op, a, false, &a));
-    } else if (a->kind == HR_ATTR_DENSE && strcmp(name, "window_reversal") == 0) {
-      HR_TRY(to_dense_array(c, op, a, true, &a));
+    } else if (a->kind == HR_ATTR_DENSE && hr_is_list_attr_name(name)) {
+      HR_TRY(to_dense_array(c, op, a, strcmp(name, "window_reversal") == 0, &a));
     } else if (strcmp(name, "callee") == 0 || strcmp(name, "called_computations") == 0 ||
                strcmp(name, "decomposition") == 0) {
       HR_TRY(to_symbols(c, op, a, &a));
@@ -435,19 +424,54 @@ static hr_status convert_op_body(vhlo_ctx *c, const hr_bc_op *op, hr_op *o) {
   return NULL;
 }
 
-/* Converts one op of a block of the function being converted. */
+/* builtin.unrealized_conversion_cast between VHLO's and the builtin spelling of one type, which
+ * JAX's serializer puts around Shardy's ops (they take builtin types): here the same value. */
+static hr_status convert_cast(vhlo_ctx *c, const hr_bc_op *op) {
+  if (op->n_operands != 1 || op->n_results != 1 || op->n_regions)
+    return op_error(c, op, "a conversion cast of other than one value");
+  uint32_t from = op->operands[0], to = op->first_result;
+  if (from >= c->f->n_values || !c->values[from]) return op_error(c, op, "an operand used before it is defined");
+  hr_type t;
+  HR_TRY(vhlo_value_type(c, op->result_types[0], &t));
+  if (!hr_type_equal(&t, &c->values[from]->type)) return op_error(c, op, "a conversion cast that changes the type");
+  if (to >= c->f->n_values || c->values[to]) return hr_error(HR_INVALID_ARGUMENT, "%s: value %u defined twice", c->f->filename, to);
+  c->values[to] = c->values[from];
+  return NULL;
+}
+
+/* The attributes of a Shardy op (sdy.manual_computation, ...), decoded as they are. */
+static hr_status convert_sdy_attrs(vhlo_ctx *c, const hr_bc_op *op, const raw_attrs *raw, attr_list *out) {
+  out->n = 0;
+  for (int i = 0; i < raw->n; i++) {
+    hr_attr *a;
+    HR_TRY(vhlo_attr(c, raw->values[i], &a));
+    if (a) add_attr(out, raw->names[i], a);
+  }
+  return NULL;
+}
+
+/* Converts one op of a block of the function being converted; a cast converts to no op (NULL). */
 static hr_status convert_op(vhlo_ctx *c, const hr_bc_op *op, hr_block *parent, hr_op **out) {
+  const hr_bc_opname *name = &c->f->opnames[op->name];
+  *out = NULL;
+  if (strcmp(name->full, "builtin.unrealized_conversion_cast") == 0) return convert_cast(c, op);
+  bool sdy = strcmp(c->f->dialects[name->dialect].name.data, "sdy") == 0;
   char base[80];
-  if (!vhlo_base_name(c, op, base, sizeof base)) return op_error(c, op, "not a VHLO operation");
+  if (!sdy && !vhlo_base_name(c, op, base, sizeof base)) return op_error(c, op, "not a VHLO operation");
   hr_op *o = HR_ARENA_NEW(&c->m->arena, hr_op);
   if (!o) return oom();
-  HR_TRY(op_code(c, op, base, parent->parent_op == NULL, &o->code));
+  if (sdy) {
+    o->code = hr_opcode_lookup(name->full, strlen(name->full));
+    if (o->code == HR_OP_COUNT) return op_error(c, op, "a Shardy operation hlorun does not know");
+  } else {
+    HR_TRY(op_code(c, op, base, parent->parent_op == NULL, &o->code));
+  }
   o->parent = parent;
   o->loc = (hr_loc){c->m->filename, 0, (uint32_t)(op->offset > UINT32_MAX ? UINT32_MAX : op->offset)};
   raw_attrs raw;
   attr_list attrs;
   HR_TRY(op_raw_attrs(c, op, &raw));
-  HR_TRY(convert_attrs(c, op, base, &raw, &attrs));
+  HR_TRY(sdy ? convert_sdy_attrs(c, op, &raw, &attrs) : convert_attrs(c, op, base, &raw, &attrs));
   HR_TRY(set_op_attrs(c, o, &attrs));
   hr_op_drop_defaults(o);
   HR_TRY(convert_op_body(c, op, o));
@@ -476,7 +500,13 @@ static hr_status convert_block(vhlo_ctx *c, const hr_bc_block *b, hr_op *parent,
   }
   c->depth++;
   hr_status s = NULL;
-  for (uint32_t i = 0; i < b->n_ops && !s; i++) s = convert_op(c, &b->ops[i], out, &out->ops[i]);
+  int n = 0;
+  for (uint32_t i = 0; i < b->n_ops && !s; i++) {
+    hr_op *o;
+    s = convert_op(c, &b->ops[i], out, &o);
+    if (!s && o) out->ops[n++] = o;
+  }
+  out->n_ops = n;
   c->depth--;
   return s;
 }
@@ -650,6 +680,20 @@ static hr_status check_unique_names(vhlo_ctx *c) {
   return NULL;
 }
 
+/* A Shardy mesh, `sdy.mesh @name = <[...]>`: what sharding attributes name. */
+static hr_status convert_mesh(vhlo_ctx *c, const hr_bc_op *op, hr_mesh *out) {
+  raw_attrs raw;
+  HR_TRY(op_raw_attrs(c, op, &raw));
+  int name = find_raw(&raw, "sym_name"), mesh = find_raw(&raw, "mesh");
+  hr_attr *n = NULL;
+  if (name >= 0) HR_TRY(vhlo_attr(c, raw.values[name], &n));
+  if (mesh >= 0) HR_TRY(vhlo_attr(c, raw.values[mesh], &out->mesh));
+  if (!n || n->kind != HR_ATTR_STRING || mesh < 0 || !out->mesh || out->mesh->kind != HR_ATTR_OPAQUE)
+    return op_error(c, op, "a mesh without a name or a mesh attribute");
+  out->name = n->u.str.data;
+  return NULL;
+}
+
 hr_status vhlo_convert_module(vhlo_ctx *c) {
   const hr_bc_block *top = &c->f->top;
   if (top->n_ops != 1 || strcmp(c->f->opnames[top->ops[0].name].full, "builtin.module") != 0)
@@ -659,17 +703,18 @@ hr_status vhlo_convert_module(vhlo_ctx *c) {
   if (mod->n_regions != 1 || mod->regions[0].n_blocks != 1)
     return op_error(c, mod, "a module body of other than one block");
   const hr_bc_block *body = &mod->regions[0].blocks[0];
-  c->m->n_funcs = (int)body->n_ops;
   c->m->funcs = body->n_ops ? HR_ARENA_ARRAY(&c->m->arena, hr_func *, body->n_ops) : NULL;
-  if (body->n_ops && !c->m->funcs) return oom();
-  int n = 0;
+  c->m->meshes = body->n_ops ? HR_ARENA_ARRAY(&c->m->arena, hr_mesh, body->n_ops) : NULL;
+  if (body->n_ops && (!c->m->funcs || !c->m->meshes)) return oom();
   for (uint32_t i = 0; i < body->n_ops; i++) {
     const hr_bc_op *op = &body->ops[i];
     const char *name = c->f->opnames[op->name].full;
-    if (strcmp(name, "sdy.mesh") == 0) continue; /* a Shardy mesh: what shardings refer to, not run */
-    if (strcmp(name, "vhlo.func_v1") != 0) return op_error(c, op, "only functions may appear in a module");
-    HR_TRY(convert_func(c, op, &c->m->funcs[n++]));
+    if (strcmp(name, "sdy.mesh") == 0) {
+      HR_TRY(convert_mesh(c, op, &c->m->meshes[c->m->n_meshes++]));
+      continue;
+    }
+    if (strcmp(name, "vhlo.func_v1") != 0) return op_error(c, op, "only functions and meshes may appear in a module");
+    HR_TRY(convert_func(c, op, &c->m->funcs[c->m->n_funcs++]));
   }
-  c->m->n_funcs = n;
   return check_unique_names(c);
 }

@@ -130,6 +130,11 @@ static const char *const attrs_trace_v1[] = {"tag"};
 static const char *const attrs_transpose_v1[] = {"permutation"};
 static const char *const attrs_triangular_solve_v1[] = {"left_side", "lower", "transpose_a", "unit_diagonal"};
 
+/* Shardy's ops that JAX leaves in a portable artifact (ODS-generated too, their attributes required). */
+static const char *const attrs_sdy_manual_computation[] = {"in_shardings", "manual_axes", "out_shardings"};
+static const char *const attrs_sdy_mesh[] = {"mesh", "sym_name"};
+static const char *const attrs_sdy_sharding_constraint[] = {"sharding"};
+
 #define V(major, minor) VHLO_PROPS_VERSION(major, minor)
 #define OPEN VHLO_PROPS_OPEN
 #define ATTRS(list) (int)(sizeof(list) / sizeof((list)[0])), (list)
@@ -139,6 +144,9 @@ static const char *const attrs_triangular_solve_v1[] = {"left_side", "lower", "t
 /* Sorted by name (strcmp) for the binary search; "-" sorts before "_" ("cross-replica-sum_v1"). */
 static const vhlo_prop_op ops[] = {
     {"builtin.module", ATTRS(attrs_module), true, 0, OPEN},
+    OP("sdy.manual_computation", ATTRS(attrs_sdy_manual_computation), 0, OPEN),
+    OP("sdy.mesh", ATTRS(attrs_sdy_mesh), 0, OPEN),
+    OP("sdy.sharding_constraint", ATTRS(attrs_sdy_sharding_constraint), 0, OPEN),
     OP("vhlo.abs_v1", NONE, V(0, 9), OPEN),
     OP("vhlo.add_v1", NONE, V(0, 9), OPEN),
     OP("vhlo.after_all_v1", NONE, V(0, 9), OPEN),

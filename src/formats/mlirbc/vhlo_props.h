@@ -12,7 +12,8 @@
  * sizes, so a VHLO record is exactly `n` plain attribute indices; builtin.module's two attributes
  * are optional, so its record is two (index << 1 | present) varints. An op with no inherent
  * attributes has no record at all (no bit 0x40). VHLO writes records from VHLO 0.15.0 on (bytecode
- * 6); before that (bytecode <= 4) the same attributes are in the dictionary under these names. */
+ * 6); before that (bytecode <= 4) the same attributes are in the dictionary under these names.
+ * Shardy's ops (sdy.mesh, sdy.manual_computation, sdy.sharding_constraint) follow the same rules. */
 #ifndef HLORUN_FORMATS_MLIRBC_VHLO_PROPS_H
 #define HLORUN_FORMATS_MLIRBC_VHLO_PROPS_H
 

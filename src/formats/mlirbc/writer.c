@@ -18,9 +18,10 @@
 #include "base/numeric.h"
 #include "formats/mlirbc/bytecode.h"
 #include "formats/mlirbc/vhlo_props.h"
+#include "ir/shardy.h"
 
 
-enum { D_BUILTIN = 0, D_VHLO = 1 };     /* dialect indices */
+enum { D_BUILTIN = 0, D_VHLO = 1, D_SDY = 2 }; /* dialect indices (sdy only when used) */
 enum { MAX_OPNAMES = 512 };             /* distinct op names in one file (VHLO has ~150) */
 enum { MAX_LIST = 4096 };               /* entries of one list attribute written */
 
@@ -90,6 +91,7 @@ static hr_status oom(void) { return hr_error(HR_OUT_OF_MEMORY, "bytecode writer:
 typedef struct wr_entry {
   size_t off, len;
   uint32_t dialect;
+  bool text; /* MLIR assembly text (NUL-terminated) rather than the dialect's own encoding */
 } wr_entry;
 
 /* A table of distinct byte strings (strings, attributes, types, properties records), indexed in
@@ -182,6 +184,7 @@ typedef struct wr {
   wr_opname opnames[MAX_OPNAMES];
   uint32_t n_opnames;
   uint32_t unknown_loc;  /* attribute index of UnknownLoc */
+  bool uses_sdy;         /* a Shardy mesh or attribute was written: the sdy dialect is listed */
   uint32_t *slots;       /* per value id of the function being written: its slot in the scope */
   uint32_t n_slot_ids;
   uint64_t scope_top;    /* slots reserved by the open regions */
@@ -623,6 +626,22 @@ static hr_status vhlo_accuracy(wr *w, const hr_attr *a, uint32_t *out) {
 
 static hr_status vhlo_attr(wr *w, const char *name, const hr_attr *a, uint32_t *out);
 
+/* A Shardy attribute (OPAQUE "sdy...") as an entry of the sdy dialect in MLIR's assembly text,
+ * which MLIR's reader parses with Shardy's own parser. */
+static hr_status sdy_attr(wr *w, const hr_attr *a, uint32_t *out) {
+  if (a->u.str.len < 3 || memcmp(a->u.str.data, "sdy", 3) != 0 || memchr(a->u.str.data, 0, a->u.str.len))
+    return unimpl("an attribute of another dialect than sdy (#%.40s)", a->u.str.data);
+  hr_strbuf e;
+  hr_strbuf_init(&e, w->a);
+  hr_strbuf_putc(&e, '#');
+  hr_strbuf_append(&e, a->u.str.data, a->u.str.len);
+  hr_strbuf_putc(&e, 0);
+  HR_TRY(finish(&w->attrs, D_SDY, &e, out));
+  w->attrs.items[*out].text = true;
+  w->uses_sdy = true;
+  return NULL;
+}
+
 static hr_status builtin_attr(wr *w, const char *name, const hr_attr *a, uint32_t *out);
 
 /* An ARRAY or DICT attribute as a list entry, its items encoded in the same dialect: VHLO's
@@ -673,13 +692,6 @@ static hr_status vhlo_dense_array(wr *w, const hr_attr *a, uint32_t *out) {
   return vhlo_tensor(w, &t, blob, len, out);
 }
 
-/* Attributes StableHLO keeps as array<i64: ...> where VHLO has a tensor (the reader's list). */
-static const char *const i64_array_attrs[] = {
-    "fft_length",         "broadcast_sizes",   "slice_sizes",      "dimensions",           "permutation",
-    "edge_padding_low",   "edge_padding_high", "interior_padding", "start_indices",        "limit_indices",
-    "strides",            "broadcast_dimensions", "known_expanding_dimensions", "known_nonexpanding_dimensions",
-    "window_dimensions",  "window_strides",    "base_dilations",   "window_dilations",     "lhs_dilation",
-    "rhs_dilation",       "window_reversal"};
 /* Boolean VHLO attributes StableHLO holds as a unit attribute, present when true. */
 static const char *const unit_attrs[] = {"use_global_device_ids", "has_dynamic_root"};
 /* Attributes StableHLO holds as symbol references, VHLO as strings. */
@@ -695,7 +707,7 @@ static bool in_list(const char *const *list, size_t n, const char *name) {
 /* The VHLO form of attribute `name` = `a` (the reverse of vhlo_attrs.c and the reshaping of
  * vhlo_ops.c); a form the reader would not give back as `a` is refused. */
 static hr_status vhlo_attr(wr *w, const char *name, const hr_attr *a, uint32_t *out) {
-  bool list_attr = IN_LIST(i64_array_attrs, name);
+  bool list_attr = hr_is_list_attr_name(name);
   if (a->kind == HR_ATTR_DENSE_ARRAY) {
     if (!list_attr) return unimpl("array attribute '%s' (VHLO has it only for StableHLO's list attributes)", name);
     return vhlo_dense_array(w, a, out);
@@ -739,6 +751,7 @@ static hr_status vhlo_attr(wr *w, const char *name, const hr_attr *a, uint32_t *
     case HR_ATTR_DICT: return aggregate(w, name, a, false, out);
     case HR_ATTR_DENSE: return vhlo_dense(w, a, out);
     case HR_ATTR_ENUM: return vhlo_enum(w, a, out);
+    case HR_ATTR_OPAQUE: return sdy_attr(w, a, out);
     case HR_ATTR_STRUCT:
       if (strcmp(a->u.strct.name, "stablehlo.output_operand_alias") == 0) return vhlo_alias(w, a, out);
       if (strcmp(a->u.strct.name, "stablehlo.result_accuracy") == 0) return vhlo_accuracy(w, a, out);
@@ -1216,6 +1229,51 @@ static hr_status builtin_attr(wr *w, const char *name, const hr_attr *a, uint32_
 }
 
 
+/* A mesh in Shardy's own encoding, as StableHLO's writer gives it: MeshAttr (code 2: its axes,
+ * no device ids: they are in order), each axis a MeshAxisAttr (code 1: name string, size). */
+static hr_status sdy_mesh_attr(wr *w, const hr_attr *a, uint32_t *out) {
+  hr_sdy_mesh mesh;
+  HR_TRY(hr_sdy_read_mesh(a, &mesh));
+  uint32_t axes[HR_LIMIT_SDY_AXES];
+  for (int i = 0; i < mesh.n_axes; i++) {
+    uint32_t name;
+    HR_TRY(string_ref(w, mesh.names[i].text, mesh.names[i].len, &name));
+    hr_strbuf e;
+    hr_strbuf_init(&e, w->a);
+    put_varint(&e, 1);
+    put_varint(&e, name);
+    put_svarint(&e, mesh.sizes[i]);
+    HR_TRY(finish(&w->attrs, D_SDY, &e, &axes[i]));
+  }
+  hr_strbuf e;
+  hr_strbuf_init(&e, w->a);
+  put_varint(&e, 2);
+  put_varint(&e, (uint64_t)mesh.n_axes);
+  for (int i = 0; i < mesh.n_axes; i++) put_varint(&e, axes[i]);
+  put_varint(&e, 0);
+  w->uses_sdy = true;
+  return finish(&w->attrs, D_SDY, &e, out);
+}
+
+/* sdy.mesh @name = <...>: properties mesh and sym_name (Shardy's ODS order, by name). */
+static hr_status write_mesh(wr *w, const hr_mesh *mesh, hr_strbuf *ir) {
+  uint32_t opname, attr, name_str, name_attr, props;
+  HR_TRY(opname_ref(w, D_SDY, "mesh", &opname));
+  HR_TRY(sdy_mesh_attr(w, mesh->mesh, &attr));
+  HR_TRY(string_ref(w, mesh->name, strlen(mesh->name), &name_str));
+  HR_TRY(code_varint_attr(w, D_BUILTIN, 2, name_str, &name_attr));
+  hr_strbuf e;
+  hr_strbuf_init(&e, w->a);
+  put_varint(&e, attr);
+  put_varint(&e, name_attr);
+  HR_TRY(finish(&w->props, 0, &e, &props));
+  put_varint(ir, opname);
+  hr_strbuf_putc(ir, (char)M_PROPS);
+  put_varint(ir, w->unknown_loc);
+  put_varint(ir, props);
+  return NULL;
+}
+
 /* builtin.module: properties (sym_name, sym_visibility, both optional), its attribute dictionary,
  * one isolated region whose body (the functions) is a nested IR section. */
 static hr_status write_module_op(wr *w, const hr_module *m, hr_strbuf *ir) {
@@ -1257,8 +1315,9 @@ static hr_status write_module_op(wr *w, const hr_module *m, hr_strbuf *ir) {
   hr_strbuf_init(&body, w->a);
   put_varint(&body, 1);
   put_varint(&body, 0);
-  put_varint(&body, (uint64_t)m->n_funcs << 1);
+  put_varint(&body, (uint64_t)(m->n_meshes + m->n_funcs) << 1);
   hr_status s = NULL;
+  for (int i = 0; i < m->n_meshes && !s; i++) s = write_mesh(w, &m->meshes[i], &body);
   for (int i = 0; i < m->n_funcs && !s; i++) s = write_func(w, m->funcs[i], &body);
   if (!s) s = hr_strbuf_status(&body);
   if (!s) {
@@ -1274,14 +1333,17 @@ static hr_status write_module_op(wr *w, const hr_module *m, hr_strbuf *ir) {
   return s;
 }
 
-/* The dialect section: builtin and vhlo (no versions), the op-name count, the op names by dialect. */
+/* The dialect section: builtin, vhlo and (when used) sdy, without versions; the op-name count, the
+ * op names by dialect. */
 static hr_status dialect_section(wr *w, hr_strbuf *sec) {
-  uint32_t names[2] = {0, 0};
-  HR_TRY(string_ref(w, "builtin", 7, &names[0]));
-  HR_TRY(string_ref(w, "vhlo", 4, &names[1]));
-  put_varint(sec, 2);
-  put_varint(sec, (uint64_t)names[0] << 1);
-  put_varint(sec, (uint64_t)names[1] << 1);
+  static const char *const dialects[3] = {"builtin", "vhlo", "sdy"};
+  int n = w->uses_sdy ? 3 : 2;
+  put_varint(sec, (uint64_t)n);
+  for (int i = 0; i < n; i++) {
+    uint32_t name;
+    HR_TRY(string_ref(w, dialects[i], strlen(dialects[i]), &name));
+    put_varint(sec, (uint64_t)name << 1);
+  }
   put_varint(sec, w->n_opnames);
   for (uint32_t i = 0; i < w->n_opnames;) {
     uint32_t j = i;
@@ -1302,7 +1364,7 @@ static void entry_offsets(const wr_table *t, hr_strbuf *off, hr_strbuf *data) {
     put_varint(off, t->items[i].dialect);
     put_varint(off, j - i);
     for (uint32_t k = i; k < j; k++) {
-      put_varint(off, ((uint64_t)t->items[k].len << 1) | 1); /* custom encoding */
+      put_varint(off, ((uint64_t)t->items[k].len << 1) | !t->items[k].text); /* 1: custom encoding */
       hr_strbuf_append(data, t->pool.data + t->items[k].off, t->items[k].len);
     }
     i = j;

@@ -1,0 +1,5 @@
+
+ 
+serving_default_xPlaceholder
+ 
+yIdentityserving_default_x

@@ -1,0 +1,51 @@
+/* Shardy's attributes, which the IR keeps as their text (HR_ATTR_OPAQUE), read into structs where
+ * a program's meaning depends on them: the mesh of an sdy.manual_computation and the in/out
+ * shardings that say how its operands and results divide over the mesh's devices. */
+#ifndef HLORUN_IR_SHARDY_H
+#define HLORUN_IR_SHARDY_H
+
+#include <stdint.h>
+
+#include "base/limits.h"
+#include "ir/ir.h"
+
+/* A name as written between quotes in the attribute's text (which it points into). */
+typedef struct hr_sdy_name {
+  const char *text;
+  size_t len;
+} hr_sdy_name;
+
+/* A mesh: named axes, major to minor, over the devices 0 .. product of sizes - 1 in row-major
+ * order (explicit device_ids are kept only when they are that order). */
+typedef struct hr_sdy_mesh {
+  int n_axes;
+  hr_sdy_name names[HR_LIMIT_SDY_AXES];
+  int64_t sizes[HR_LIMIT_SDY_AXES];
+  int64_t n_devices;
+} hr_sdy_mesh;
+
+/* A reference to a mesh axis, or to a sub-axis `"a":(pre)size` (sub_size 0: the whole axis). */
+typedef struct hr_sdy_axis_ref {
+  hr_sdy_name name;
+  int64_t sub_pre, sub_size;
+} hr_sdy_axis_ref;
+
+/* How one value divides: per dimension, the axes sharding it, major to minor. */
+typedef struct hr_sdy_sharding {
+  hr_sdy_name mesh_ref; /* the @name of a module mesh; text NULL when the mesh is inline */
+  hr_sdy_mesh inline_mesh;
+  int rank;
+  int n_axes[HR_MAX_RANK];
+  hr_sdy_axis_ref axes[HR_MAX_RANK][HR_LIMIT_SDY_AXES];
+} hr_sdy_sharding;
+
+/* Reads an OPAQUE "sdy.mesh<[...]>". */
+hr_status hr_sdy_read_mesh(const hr_attr *a, hr_sdy_mesh *out);
+/* Reads an OPAQUE "sdy.sharding_per_value<[...]>" holding `n` shardings into out[0 .. n-1]. */
+hr_status hr_sdy_read_per_value(const hr_attr *a, int n, hr_sdy_sharding *out);
+/* Reads an OPAQUE "sdy<manual_axes{...}>" into names (at most HR_LIMIT_SDY_AXES). */
+hr_status hr_sdy_read_manual_axes(const hr_attr *a, hr_sdy_name *names, int *n);
+/* The index of axis `name` in `mesh`, or -1. */
+int hr_sdy_axis_index(const hr_sdy_mesh *mesh, hr_sdy_name name);
+
+#endif

@@ -1,0 +1,190 @@
+/* sdy.manual_computation (JAX's shard_map) expanded by hr_specialize into global ops on one device:
+ * operands cut into per-device pieces over a 2x2 mesh, partition_id, all_gather, all_reduce,
+ * collective_permute (with devices no one sends to), a partly manual mesh, sharding_constraint,
+ * and the forms it refuses (sub-axes, reduce_scatter, pieces that do not divide, unknown meshes).
+ * Each specialized module is run by the interpreter and compared with values computed here. */
+#include <stdint.h>
+
+#include "compiler/specialize.h"
+#include "runtime/executable.h"
+#include "test.h"
+
+/* The module header: a 2x2 mesh over 4 partitions, and @main taking one tensor<4x4xf32>. */
+#define HEAD                                                                                        \
+  "module @m attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {\n"           \
+  "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"                                                        \
+  "  func.func public @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+#define TAIL "    return %0 : tensor<4x4xf32>\n  }\n}\n"
+/* A manual computation over both axes, each device holding a 2x2 block of %arg0. */
+#define MANUAL_XY(out_sharding, local_out)                                                          \
+  "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "            \
+  "out_shardings=[<@mesh, " out_sharding ">] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
+#define END_MANUAL(local_out) "      sdy.return %r : " local_out "\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+
+/* Specializes `text` for tensor<4x4xf32>, runs it on 0, 1, ..., 15 and checks the 16 outputs;
+ * the specialized module must hold no Shardy op. */
+static void check_runs(const char *text, const float *want) {
+  hr_module *m = NULL, *spec = NULL;
+  CHECK_OK(hr_module_parse("manual.mlir", text, strlen(text), NULL, &m));
+  if (!m) return;
+  int64_t dims[2] = {4, 4};
+  hr_type t = hr_tensor_type(HR_F32, 2, dims);
+  hr_folder folder = hr_interp_folder();
+  CHECK_OK(hr_specialize(m, "main", &t, 1, &folder, NULL, &spec));
+  hr_tensor *x = NULL, **out = NULL;
+  int n_out = 0;
+  CHECK_OK(hr_tensor_create(NULL, HR_F32, &t.shape, 0, &x));
+  for (int i = 0; x && i < 16; i++) ((float *)x->data)[i] = (float)i;
+  hr_run_options opts = {.num_threads = 1};
+  if (spec && x) CHECK_OK(hr_module_run(spec, "main", &x, 1, &opts, &out, &n_out));
+  CHECK_EQ_INT(n_out, 1);
+  for (int i = 0; n_out == 1 && i < 16; i++)
+    if (((const float *)out[0]->data)[i] != want[i]) {
+      fprintf(stderr, "element %d: got %g, want %g\n", i, ((const float *)out[0]->data)[i], want[i]);
+      test_failures_++;
+    }
+  for (int f = 0; spec && f < spec->n_funcs; f++)
+    for (int k = 0; k < spec->funcs[f]->body.n_ops; k++) CHECK(spec->funcs[f]->body.ops[k]->code < HR_OP_SDY_MANUAL_COMPUTATION || spec->funcs[f]->body.ops[k]->code > HR_OP_SDY_SHARDING_CONSTRAINT);
+  hr_tensors_free(out, n_out);
+  hr_tensor_free(x);
+  hr_module_free(spec);
+  hr_module_free(m);
+}
+
+/* Specializing `text` fails with `code` and a message holding `needle`. */
+static void check_refused(const char *text, hr_code code, const char *needle) {
+  hr_module *m = NULL, *spec = NULL;
+  CHECK_OK(hr_module_parse("manual.mlir", text, strlen(text), NULL, &m));
+  if (!m) return;
+  int64_t dims[2] = {4, 4};
+  hr_type t = hr_tensor_type(HR_F32, 2, dims);
+  hr_status s = hr_specialize(m, "main", &t, 1, NULL, NULL, &spec);
+  CHECK(s != NULL);
+  if (s) {
+    CHECK_EQ_INT(hr_status_code(s), code);
+    CHECK_STR_CONTAINS(hr_status_message(s), needle);
+  }
+  hr_status_free(s);
+  hr_module_free(spec);
+  hr_module_free(m);
+}
+
+/* Each device adds its partition id (2 * x + y) to its block. */
+TEST(partition_id_per_block) {
+  const char *text = HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+      "      %p = stablehlo.partition_id : tensor<ui32>\n"
+      "      %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "      %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<2x2xf32>\n"
+      "      %r = stablehlo.add %a, %b : tensor<2x2xf32>\n" END_MANUAL("tensor<2x2xf32>") TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) want[i] = (float)i + (float)(2 * (i / 8) + (i % 4) / 2);
+  check_runs(text, want);
+}
+
+/* all_gather along the y groups rebuilds each row band; the result is %arg0 again. */
+TEST(all_gather_rebuilds_rows) {
+  const char *text = HEAD
+      "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "
+      "out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
+      "      %r = \"stablehlo.all_gather\"(%a) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, use_global_device_ids}> : (tensor<2x2xf32>) -> tensor<2x4xf32>\n"
+      "      sdy.return %r : tensor<2x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) want[i] = (float)i;
+  check_runs(text, want);
+}
+
+/* all_reduce over all four devices: every device holds the sum of the four blocks, replicated. */
+TEST(all_reduce_sums_blocks) {
+  const char *text = HEAD
+      "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "
+      "out_shardings=[<@mesh, [{}, {}]>] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
+      "      %s = \"stablehlo.all_reduce\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({\n"
+      "      ^bb0(%u: tensor<f32>, %v: tensor<f32>):\n"
+      "        %w = stablehlo.add %u, %v : tensor<f32>\n"
+      "        stablehlo.return %w : tensor<f32>\n"
+      "      }) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+      "      %r = stablehlo.concatenate %s, %s, dim = 0 : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<4x2xf32>\n"
+      "      %q = stablehlo.concatenate %r, %r, dim = 1 : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>\n"
+      "      sdy.return %q : tensor<4x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  /* block (i, j) element (r, c) is 16*... : the sum over blocks of x[2bi + r][2bj + c] */
+  float want[16];
+  for (int i = 0; i < 16; i++) {
+    int r = (i / 4) % 2, col = (i % 4) % 2;
+    want[i] = 0;
+    for (int bi = 0; bi < 2; bi++)
+      for (int bj = 0; bj < 2; bj++) want[i] += (float)((2 * bi + r) * 4 + 2 * bj + col);
+  }
+  check_runs(text, want);
+}
+
+/* collective_permute 0 -> 3 and 3 -> 0: the corner blocks swap, devices 1 and 2 get zeros. */
+TEST(collective_permute_swaps_and_zeros) {
+  const char *text = HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+      "      %r = \"stablehlo.collective_permute\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "source_target_pairs = dense<[[0, 3], [3, 0]]> : tensor<2x2xi64>}> : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+      END_MANUAL("tensor<2x2xf32>") TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) {
+    int bi = i / 8, bj = (i % 4) / 2, r = (i / 4) % 2, col = i % 2;
+    bool corner = bi == bj;
+    want[i] = corner ? (float)((2 * (1 - bi) + r) * 4 + 2 * (1 - bj) + col) : 0.0f;
+  }
+  check_runs(text, want);
+}
+
+/* Only "x" is manual: each device holds a 2x4 band whole along y; a sharding_constraint before it
+ * is the value itself. */
+TEST(partly_manual_mesh) {
+  const char *text = HEAD
+      "    %c = sdy.sharding_constraint %arg0 <@mesh, [{\"x\"}, {\"y\"}]> : tensor<4x4xf32>\n"
+      "    %0 = sdy.manual_computation(%c) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "
+      "out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} (%a: tensor<2x4xf32>) {\n"
+      "      %r = stablehlo.negate %a : tensor<2x4xf32>\n"
+      "      sdy.return %r : tensor<2x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) want[i] = -(float)i;
+  check_runs(text, want);
+}
+
+TEST(refusals) {
+  check_refused(HEAD
+                "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\":(1)2}, {}]>] "
+                "out_shardings=[<@mesh, [{}, {}]>] manual_axes={\"x\"} (%a: tensor<2x4xf32>) {\n"
+                "      %r = stablehlo.concatenate %a, %a, dim = 0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<4x4xf32>\n"
+                "      sdy.return %r : tensor<4x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL,
+                HR_UNIMPLEMENTED, "sub-axis");
+  check_refused(HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+                "      %s = \"stablehlo.reduce_scatter\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+                "replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({\n"
+                "      ^bb0(%u: tensor<f32>, %v: tensor<f32>):\n"
+                "        %w = stablehlo.add %u, %v : tensor<f32>\n"
+                "        stablehlo.return %w : tensor<f32>\n"
+                "      }) : (tensor<2x2xf32>) -> tensor<1x2xf32>\n"
+                "      %r = stablehlo.concatenate %s, %s, dim = 0 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>\n"
+                END_MANUAL("tensor<2x2xf32>") TAIL,
+                HR_UNIMPLEMENTED, "stablehlo.reduce_scatter");
+  check_refused("module @m {\n  sdy.mesh @mesh = <[\"x\"=3]>\n"
+                "  func.func public @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+                "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {}]>] "
+                "out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} (%a: tensor<1x4xf32>) {\n"
+                "      sdy.return %a : tensor<1x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL,
+                HR_INVALID_ARGUMENT, "does not divide");
+  check_refused("module @m {\n"
+                "  func.func public @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+                "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@other, [{\"x\"}, {}]>] "
+                "out_shardings=[<@other, [{\"x\"}, {}]>] manual_axes={\"x\"} (%a: tensor<2x4xf32>) {\n"
+                "      sdy.return %a : tensor<2x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL,
+                HR_NOT_FOUND, "no mesh @other");
+}
+
+int main(void) {
+  RUN(partition_id_per_block);
+  RUN(all_gather_rebuilds_rows);
+  RUN(all_reduce_sums_blocks);
+  RUN(collective_permute_swaps_and_zeros);
+  RUN(partly_manual_mesh);
+  RUN(refusals);
+  TEST_MAIN_END();
+}
