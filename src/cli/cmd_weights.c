@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "formats/savedmodel/bundle.h"
 
-static const char usage[] = "usage: hlorun weights SRC [--save OUT.safetensors|OUT_DIR]\n"
-                            "  --save: a .safetensors file, or else a new Orbax checkpoint directory\n";
+static const char usage[] = "usage: hlorun weights SRC [--save OUT.safetensors|PREFIX.index|OUT_DIR]\n"
+                            "  --save: a .safetensors file, a TensorFlow checkpoint (PREFIX.index and\n"
+                            "  PREFIX.data-00000-of-00001, as a SavedModel's variables/variables), or else\n"
+                            "  a new Orbax checkpoint directory\n";
 
 /* Prints the listing of `w`, read from `src` in `ms` milliseconds. */
 static void list_weights(const char *src, const hr_weights *w, double ms) {
@@ -53,8 +56,19 @@ int cmd_weights(int argc, char **argv) {
   if (!s) list_weights(src, w, ms);
   if (!s && save) {
     size_t n = strlen(save);
-    s = n > 12 && strcmp(save + n - 12, ".safetensors") == 0 ? hr_safetensors_write_file(w, save)
-                                                              : hr_orbax_write_dir(w, save);
+    if (n > 12 && strcmp(save + n - 12, ".safetensors") == 0) {
+      s = hr_safetensors_write_file(w, save);
+    } else if (n > 6 && strcmp(save + n - 6, ".index") == 0) {
+      char prefix[4096];
+      s = n - 6 < sizeof prefix ? NULL : hr_error(HR_INVALID_ARGUMENT, "--save: the path is too long");
+      if (!s) {
+        memcpy(prefix, save, n - 6);
+        prefix[n - 6] = 0;
+        s = hr_bundle_write(prefix, w);
+      }
+    } else {
+      s = hr_orbax_write_dir(w, save);
+    }
     if (!s) printf("saved -> %s\n", save);
   }
   hr_weights_free(w);

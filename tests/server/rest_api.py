@@ -24,6 +24,7 @@ import json
 import os
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import threading
@@ -685,6 +686,59 @@ def write_saved_model(ctx, version_dir, factor):
         f.write(_pb_int(1, 1) + _pb(2, meta))
 
 
+def write_saved_model_with_variable(ctx, version_dir, rows):
+    """A jax2tf-style SavedModel computing y = x * w over float32[2, 3], w a variable holding `rows`:
+    the graph reads w (VarHandleOp -> ReadVariableOp) into the XlaCallModule, and the restore
+    function TF Serving runs (SaverDef.restore_op_name) assigns it from RestoreV2's entry, whose
+    value `hlorun weights --save .../variables/variables.index` writes from a safetensors file."""
+    mlir = ctx.path("times_w.mlir")
+    with open(mlir, "w") as f:
+        f.write("func.func public @main(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>) -> tensor<2x3xf32> {\n"
+                "  %0 = stablehlo.multiply %x, %w : tensor<2x3xf32>\n  return %0 : tensor<2x3xf32>\n}\n")
+    bc = ctx.path("times_w.mlirbc")
+    sl.hlorun(ctx.bin, "convert", mlir, bc)
+    with open(bc, "rb") as f:
+        module = f.read()
+    key = "w/.ATTRIBUTES/VARIABLE_VALUE"
+    flat = [float(v) for row in rows for v in row]
+    head = json.dumps({key: {"dtype": "F32", "shape": [2, 3], "data_offsets": [0, 4 * len(flat)]}}).encode()
+    head += b" " * (-len(head) % 8)
+    weights = ctx.path("w.safetensors")
+    with open(weights, "wb") as f:
+        f.write(struct.pack("<Q", len(head)) + head + struct.pack(f"<{len(flat)}f", *flat))
+    os.makedirs(os.path.join(version_dir, "variables"), exist_ok=True)
+    sl.hlorun(ctx.bin, "weights", weights, "--save", os.path.join(version_dir, "variables", "variables.index"))
+
+    def attr(name, value):
+        return _pb(5, _pb(1, name) + _pb(2, value))
+
+    def node(name, op, *inputs, attrs=b""):
+        return _pb(1, name) + _pb(2, op) + b"".join(_pb(3, i) for i in inputs) + attrs
+
+    call = node(b"XlaCallModule", b"XlaCallModule", b"serving_default_x", b"read",
+                attrs=attr(b"module", _pb(2, module)) + attr(b"version", _pb_int(3, 9))
+                + attr(b"Tout", _pb(1, _pb_int(6, 1))) + attr(b"platforms", _pb(1, _pb(2, b"CPU"))))
+    graph = b"".join(_pb(1, n) for n in [
+        node(b"serving_default_x", b"Placeholder"), node(b"w", b"VarHandleOp"), node(b"read", b"ReadVariableOp", b"w"),
+        call, node(b"y", b"Identity", b"XlaCallModule"),
+        node(b"restore", b"StatefulPartitionedCall", b"saver_filename", b"w", attrs=attr(b"f", _pb(10, _pb(1, b"restore_fn"))))])
+    names = node(b"names", b"Const", attrs=attr(b"value", _pb(8, _pb(8, key.encode()))))
+    restore_fn = (_pb(1, _pb(1, b"restore_fn") + _pb(2, _pb(1, b"prefix")) + _pb(2, _pb(1, b"w_arg")))
+                  + b"".join(_pb(3, n) for n in [
+                      names, node(b"RestoreV2", b"RestoreV2", b"prefix", b"names:output:0", b"slices:output:0"),
+                      node(b"id", b"Identity", b"RestoreV2:tensors:0"),
+                      node(b"assign", b"AssignVariableOp", b"w_arg", b"id:output:0")]))
+    graph += _pb(2, _pb(1, restore_fn))
+    shape = _pb(2, _pb_int(1, 2)) + _pb(2, _pb_int(1, 3))
+    sig = (_pb(1, _pb(1, b"x") + _pb(2, _pb(1, b"serving_default_x:0") + _pb_int(2, 1) + _pb(3, shape)))
+           + _pb(2, _pb(1, b"y") + _pb(2, _pb(1, b"y:0") + _pb_int(2, 1) + _pb(3, shape)))
+           + _pb(3, b"tensorflow/serving/predict"))
+    meta = (_pb(1, _pb(4, b"serve")) + _pb(2, graph) + _pb(3, _pb(3, b"restore"))
+            + _pb(5, _pb(1, b"serving_default") + _pb(2, sig)))
+    with open(os.path.join(version_dir, "saved_model.pb"), "wb") as f:
+        f.write(_pb_int(1, 1) + _pb(2, meta))
+
+
 def section_savedmodel(ctx):
     """TF Serving's version directories holding jax2tf SavedModels: served, described in metadata,
     replaced by a new version, a corrupt one rejected while the old one serves."""
@@ -737,6 +791,18 @@ def section_savedmodel(ctx):
     finally:
         code = srv.stop()
         t.check(code == 0, f"SavedModel server exits 0 on SIGTERM (got {code})", srv.log_tail())
+    # a SavedModel whose variable is restored from variables/ the way TF Serving restores it
+    base = ctx.path("smv")
+    write_saved_model_with_variable(ctx, os.path.join(base, "1"), [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]])
+    srv = ctx.server(["--model_name", "smv", "--model_base_path", base])
+    try:
+        t.check(sl.wait_available(srv, "smv", 1), "SavedModel with a variable AVAILABLE", srv.log_tail())
+        r = predict(srv, "smv", rows)
+        t.check(r.status_code == 200 and r.json() == {"predictions": [[1.0, 2.0, 3.0], [8.0, 10.0, 12.0]]},
+                "predict multiplies by the restored variable", r.text)
+    finally:
+        code = srv.stop()
+        t.check(code == 0, f"SavedModel-with-variable server exits 0 on SIGTERM (got {code})", srv.log_tail())
 
 
 # ---- batching and the queue ----

@@ -81,4 +81,10 @@ int hr_bundle_object_child(const hr_bundle *b, int node, const char *local_name)
  * checkpoint is whole: hr_bundle_find gives it. */
 const char *hr_bundle_object_key(const hr_bundle *b, int node, const char *attr);
 
+/* Writes the tensors of `w` as a TensorBundle checkpoint, PREFIX.index and
+ * PREFIX.data-00000-of-00001, as TF's BundleWriter does for one process (bundle_write.c): keys are
+ * the weights' names, each tensor's type one TensorFlow has. */
+struct hr_weights;
+hr_status hr_bundle_write(const char *prefix, const struct hr_weights *w);
+
 #endif
