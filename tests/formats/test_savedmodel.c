@@ -3,9 +3,17 @@
  * error naming their ops (they are not jax2tf graphs); jax2tf's GraphDef and SavedModels have their
  * XlaCallModule found and its module read; a signature is followed to its call; every truncation
  * of a real file is an error or a read, never a crash. Skipped parts print why when ../shared is
- * absent. */
+ * absent.
+ *
+ * A SavedModel built here (tf_build.h's protobuf and TensorBundle builders), y = x * w with w a
+ * variable: its signature resolves to the call and the variable's checkpoint key; written as a
+ * directory with variables/, it reads as a module and its weight (hr_savedmodel_read) and runs. With
+ * HLORUN_WRITE_SAVEDMODEL=DIR set, the test only writes that directory to DIR and exits
+ * (tests/cli/test_savedmodel.sh). */
 #include <dirent.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/file.h"
 #include "base/strbuf.h"
@@ -13,6 +21,7 @@
 #include "formats/mlirbc/writer.h"
 #include "formats/savedmodel/savedmodel.h"
 #include "test.h"
+#include "tf_build.h"
 
 static char root[2048];
 static bool have_shared;
@@ -152,95 +161,60 @@ TEST(truncations_fail_cleanly) {
 /* A SavedModel built here: the layout jax2tf and tf.saved_model.save give a model with a variable  */
 /* ---------------------------------------------------------------------------------------------- */
 
-static void put_varint(hr_strbuf *b, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) hr_strbuf_putc(b, (char)(v | 0x80));
-  hr_strbuf_putc(b, (char)v);
-}
-
-/* Field `n` of bytes `data` (LEN). */
-static void put_bytes(hr_strbuf *b, int n, const void *data, size_t len) {
-  put_varint(b, (uint64_t)n << 3 | 2);
-  put_varint(b, len);
-  hr_strbuf_append(b, data, len);
-}
-
-static void put_str(hr_strbuf *b, int n, const char *s) { put_bytes(b, n, s, strlen(s)); }
-
-/* Field `n` holding the message in `m` (freed). */
-static void put_msg(hr_strbuf *b, int n, hr_strbuf *m) {
-  put_bytes(b, n, m->data ? m->data : "", m->len);
-  hr_strbuf_free(m);
-}
-
-static void put_int(hr_strbuf *b, int n, uint64_t v) {
-  put_varint(b, (uint64_t)n << 3);
-  put_varint(b, v);
-}
-
 /* A NodeDef attribute entry: key and the AttrValue in `value` (freed). */
-static void put_attr(hr_strbuf *node, const char *key, hr_strbuf *value) {
-  hr_strbuf e;
-  hr_strbuf_init(&e, NULL);
-  put_str(&e, 1, key);
-  put_msg(&e, 2, value);
-  put_msg(node, 5, &e);
+static void put_attr(buf *node, const char *key, buf *value) {
+  buf e = {0};
+  pb_str(&e, 1, key);
+  pb_msg(&e, 2, value);
+  pb_msg(node, 5, &e);
 }
 
 /* A NodeDef of `op` named `name` with up to 3 inputs (NULL-terminated list). */
-static void node_start(hr_strbuf *n, const char *name, const char *op, const char *const *inputs) {
-  hr_strbuf_init(n, NULL);
-  put_str(n, 1, name);
-  put_str(n, 2, op);
-  for (; inputs && *inputs; inputs++) put_str(n, 3, *inputs);
+static void node_start(buf *n, const char *name, const char *op, const char *const *inputs) {
+  *n = (buf){0};
+  pb_str(n, 1, name);
+  pb_str(n, 2, op);
+  for (; inputs && *inputs; inputs++) pb_str(n, 3, *inputs);
 }
 
 /* AttrValue f = NameAttrList{name}. */
-static void attr_func(hr_strbuf *node, const char *fn) {
-  hr_strbuf v, nal;
-  hr_strbuf_init(&v, NULL);
-  hr_strbuf_init(&nal, NULL);
-  put_str(&nal, 1, fn);
-  put_msg(&v, 10, &nal);
+static void attr_func(buf *node, const char *fn) {
+  buf v = {0}, nal = {0};
+  pb_str(&nal, 1, fn);
+  pb_msg(&v, 10, &nal);
   put_attr(node, "f", &v);
 }
 
 /* A FunctionDef named `name` with input args, one output arg "output_0" returning `ret`, and the
  * nodes in `nodes` (freed). */
-static void put_function(hr_strbuf *lib, const char *name, const char *const *args, const char *ret, hr_strbuf *nodes, int n) {
-  hr_strbuf f, sig;
-  hr_strbuf_init(&f, NULL);
-  hr_strbuf_init(&sig, NULL);
-  put_str(&sig, 1, name);
+static void put_function(buf *lib, const char *name, const char *const *args, const char *ret, buf *nodes, int n) {
+  buf f = {0}, sig = {0};
+  pb_str(&sig, 1, name);
   for (; *args; args++) {
-    hr_strbuf a;
-    hr_strbuf_init(&a, NULL);
-    put_str(&a, 1, *args);
-    put_msg(&sig, 2, &a);
+    buf a = {0};
+    pb_str(&a, 1, *args);
+    pb_msg(&sig, 2, &a);
   }
   if (ret) {
-    hr_strbuf o;
-    hr_strbuf_init(&o, NULL);
-    put_str(&o, 1, "output_0");
-    put_msg(&sig, 3, &o);
+    buf o = {0};
+    pb_str(&o, 1, "output_0");
+    pb_msg(&sig, 3, &o);
   }
-  put_msg(&f, 1, &sig);
-  for (int i = 0; i < n; i++) put_msg(&f, 3, &nodes[i]);
+  pb_msg(&f, 1, &sig);
+  for (int i = 0; i < n; i++) pb_msg(&f, 3, &nodes[i]);
   if (ret) {
-    hr_strbuf r;
-    hr_strbuf_init(&r, NULL);
-    put_str(&r, 1, "output_0");
-    put_str(&r, 2, ret);
-    put_msg(&f, 4, &r);
+    buf r = {0};
+    pb_str(&r, 1, "output_0");
+    pb_str(&r, 2, ret);
+    pb_msg(&f, 4, &r);
   }
-  put_msg(lib, 1, &f);
+  pb_msg(lib, 1, &f);
 }
 
 /* The SavedModel: y = x * w with w a variable, through a signature wrapper function and a restore
  * function, as tf.saved_model.save lays them out (module: `module` bytes). */
-static void build_saved_model(hr_strbuf *out, const char *module, size_t module_len) {
-  hr_strbuf graph, lib, nodes[4], v;
-  hr_strbuf_init(&graph, NULL);
-  hr_strbuf_init(&lib, NULL);
+static void build_saved_model(buf *out, const char *module, size_t module_len) {
+  buf graph = {0}, lib = {0}, nodes[4], v = {0};
   /* the graph: the signature's placeholder, the variable, the call and the restore call */
   node_start(&nodes[0], "serving_default_x", "Placeholder", NULL);
   node_start(&nodes[1], "w", "VarHandleOp", NULL);
@@ -248,77 +222,62 @@ static void build_saved_model(hr_strbuf *out, const char *module, size_t module_
   attr_func(&nodes[2], "__inference_signature_wrapper_1");
   node_start(&nodes[3], "restore", "StatefulPartitionedCall", (const char *const[]){"saver_filename", "w", NULL});
   attr_func(&nodes[3], "__inference__traced_restore_2");
-  for (int i = 0; i < 4; i++) put_msg(&graph, 1, &nodes[i]);
+  for (int i = 0; i < 4; i++) pb_msg(&graph, 1, &nodes[i]);
   /* the signature's function: ReadVariableOp, the XlaCallModule, an Identity */
   node_start(&nodes[0], "ReadVariableOp", "ReadVariableOp", (const char *const[]){"w_handle", NULL});
   node_start(&nodes[1], "XlaCallModule", "XlaCallModule", (const char *const[]){"x", "ReadVariableOp:value:0", NULL});
-  hr_strbuf_init(&v, NULL);
-  put_bytes(&v, 2, module, module_len);
+  pb_bytes(&v, 2, module, module_len);
   put_attr(&nodes[1], "module", &v);
-  hr_strbuf_init(&v, NULL);
-  put_int(&v, 3, 9);
+  pb_varint(&v, 3, 9);
   put_attr(&nodes[1], "version", &v);
-  hr_strbuf list;
-  hr_strbuf_init(&v, NULL);
-  hr_strbuf_init(&list, NULL);
-  put_str(&list, 2, "CPU");
-  put_str(&list, 2, "CUDA");
-  put_msg(&v, 1, &list);
+  buf list = {0};
+  pb_str(&list, 2, "CPU");
+  pb_str(&list, 2, "CUDA");
+  pb_msg(&v, 1, &list);
   put_attr(&nodes[1], "platforms", &v);
-  hr_strbuf_init(&v, NULL);
-  hr_strbuf_init(&list, NULL);
-  put_int(&list, 6, 1);
-  put_msg(&v, 1, &list);
+  pb_varint(&list, 6, 1);
+  pb_msg(&v, 1, &list);
   put_attr(&nodes[1], "Tout", &v);
   node_start(&nodes[2], "Identity", "Identity", (const char *const[]){"XlaCallModule:output:0", NULL});
   put_function(&lib, "__inference_signature_wrapper_1", (const char *const[]){"x", "w_handle", NULL}, "Identity:output:0", nodes, 3);
   /* the restore function: RestoreV2 of the names constant, assigned to the variable */
   node_start(&nodes[0], "names", "Const", NULL);
-  hr_strbuf tensor;
-  hr_strbuf_init(&v, NULL);
-  hr_strbuf_init(&tensor, NULL);
-  put_str(&tensor, 8, "w/.ATTRIBUTES/VARIABLE_VALUE");
-  put_msg(&v, 8, &tensor);
+  buf tensor = {0};
+  pb_str(&tensor, 8, "w/.ATTRIBUTES/VARIABLE_VALUE");
+  pb_msg(&v, 8, &tensor);
   put_attr(&nodes[0], "value", &v);
   node_start(&nodes[1], "RestoreV2", "RestoreV2", (const char *const[]){"prefix", "names:output:0", "slices:output:0", NULL});
   node_start(&nodes[2], "Identity_1", "Identity", (const char *const[]){"RestoreV2:tensors:0", NULL});
   node_start(&nodes[3], "AssignVariableOp", "AssignVariableOp", (const char *const[]){"w_arg", "Identity_1:output:0", NULL});
   put_function(&lib, "__inference__traced_restore_2", (const char *const[]){"prefix", "w_arg", NULL}, NULL, nodes, 4);
-  put_msg(&graph, 2, &lib);
+  pb_msg(&graph, 2, &lib);
   /* the MetaGraphDef: tags, graph, saver, signature */
-  hr_strbuf meta, info, saver, sig_entry, sig, io, ti;
-  hr_strbuf_init(&meta, NULL);
-  hr_strbuf_init(&info, NULL);
-  put_str(&info, 4, "serve");
-  put_msg(&meta, 1, &info);
-  put_msg(&meta, 2, &graph);
-  hr_strbuf_init(&saver, NULL);
-  put_str(&saver, 3, "restore");
-  put_msg(&meta, 3, &saver);
-  hr_strbuf_init(&sig, NULL);
+  buf meta = {0}, info = {0}, saver = {0}, sig_entry = {0}, sig = {0}, io = {0}, ti = {0};
+  pb_str(&info, 4, "serve");
+  pb_msg(&meta, 1, &info);
+  pb_msg(&meta, 2, &graph);
+  pb_str(&saver, 3, "restore");
+  pb_msg(&meta, 3, &saver);
   const char *tensors[2][2] = {{"x", "serving_default_x:0"}, {"y", "StatefulPartitionedCall:0"}};
   for (int k = 0; k < 2; k++) {
-    hr_strbuf_init(&io, NULL);
-    hr_strbuf_init(&ti, NULL);
-    put_str(&io, 1, tensors[k][0]);
-    put_str(&ti, 1, tensors[k][1]);
-    put_int(&ti, 2, 1);
-    put_msg(&io, 2, &ti);
-    put_msg(&sig, k + 1, &io);
+    pb_str(&io, 1, tensors[k][0]);
+    pb_str(&ti, 1, tensors[k][1]);
+    pb_varint(&ti, 2, 1);
+    pb_msg(&io, 2, &ti);
+    pb_msg(&sig, k + 1, &io);
   }
-  put_str(&sig, 3, "tensorflow/serving/predict");
-  hr_strbuf_init(&sig_entry, NULL);
-  put_str(&sig_entry, 1, "serving_default");
-  put_msg(&sig_entry, 2, &sig);
-  put_msg(&meta, 5, &sig_entry);
-  hr_strbuf_init(out, NULL);
-  put_int(out, 1, 1);
-  put_msg(out, 2, &meta);
+  pb_str(&sig, 3, "tensorflow/serving/predict");
+  pb_str(&sig_entry, 1, "serving_default");
+  pb_msg(&sig_entry, 2, &sig);
+  pb_msg(&meta, 5, &sig_entry);
+  *out = (buf){0};
+  pb_varint(out, 1, 1);
+  pb_msg(out, 2, &meta);
 }
 
-/* The built SavedModel: its signature reaches the call through the wrapper, the variable gets its
- * key from the restore function, and the module takes x then w, bound to CPU, named. */
-TEST(built_saved_model_resolves_variables) {
+/* The portable artifact of y = x * w over tensor<3xf32>, its first parameter the platform index (as
+ * jax2tf writes for two platforms), into bc (initialized here). */
+static void multiply_module(hr_strbuf *bc) {
   const char *text =
       "func.func public @main(%pi: tensor<i32>, %x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {\n"
       "  %0 = stablehlo.multiply %x, %w : tensor<3xf32>\n"
@@ -326,14 +285,20 @@ TEST(built_saved_model_resolves_variables) {
       "}\n";
   hr_module *src = NULL;
   CHECK_OK(hr_module_parse("m.mlir", text, strlen(text), NULL, &src));
-  hr_strbuf bc;
-  hr_strbuf_init(&bc, NULL);
-  if (src) CHECK_OK(hr_bc_write_module(src, 108, &bc));
+  hr_strbuf_init(bc, NULL);
+  if (src) CHECK_OK(hr_bc_write_module(src, 108, bc));
   hr_module_free(src);
-  hr_strbuf pb;
+}
+
+/* The built SavedModel: its signature reaches the call through the wrapper, the variable gets its
+ * key from the restore function, and the module takes x then w, bound to CPU, named. */
+TEST(built_saved_model_resolves_variables) {
+  hr_strbuf bc;
+  multiply_module(&bc);
+  buf pb;
   build_saved_model(&pb, bc.data, bc.len);
   hr_savedmodel *sm = NULL;
-  CHECK_OK(hr_savedmodel_read_bytes("built.pb", pb.data, pb.len, NULL, &sm));
+  CHECK_OK(hr_savedmodel_read_bytes("built.pb", pb.p, pb.n, NULL, &sm));
   const tf_signature *sig = sm ? hr_savedmodel_signature(sm, "serving_default") : NULL;
   CHECK(sig != NULL);
   tf_program p;
@@ -356,9 +321,9 @@ TEST(built_saved_model_resolves_variables) {
     CHECK(y && strcmp(y->u.str.data, "y") == 0);
   }
   /* every prefix of the built file fails cleanly */
-  for (size_t n = 0; n < pb.len; n++) {
+  for (size_t n = 0; n < pb.n; n++) {
     hr_savedmodel *cut = NULL;
-    hr_status s = hr_savedmodel_read_bytes("cut.pb", pb.data, n, NULL, &cut);
+    hr_status s = hr_savedmodel_read_bytes("cut.pb", pb.p, n, NULL, &cut);
     if (!s && cut && cut->n_signatures) {
       tf_program q;
       hr_status_free(hr_savedmodel_resolve(cut, &cut->signatures[0], &q));
@@ -368,11 +333,129 @@ TEST(built_saved_model_resolves_variables) {
   }
   hr_module_free(m);
   hr_savedmodel_close(sm);
-  hr_strbuf_free(&pb);
+  free(pb.p);
   hr_strbuf_free(&bc);
 }
 
+/* The SavedModel directory's files below `dir`: saved_model.pb, then the checkpoint's index and its
+ * one data file. */
+static const char *const saved_model_files[] = {"saved_model.pb", "variables/variables.index",
+                                                "variables/variables.data-00000-of-00001"};
+
+/* Writes the built SavedModel (y = x * w) as directory `dir` (made when missing): saved_model.pb
+ * and variables/, a TensorBundle of one little-endian data file holding w = f32[3] {1, 2, 3}. */
+static hr_status write_saved_model_dir(const char *dir) {
+  char path[4096];
+  if (strlen(dir) > 2048) return hr_error(HR_INVALID_ARGUMENT, "%.200s...: path too long", dir);
+  snprintf(path, sizeof path, "%s/variables", dir);
+  if ((mkdir(dir, 0755) && errno != EEXIST) || (mkdir(path, 0755) && errno != EEXIST))
+    return hr_error(HR_INTERNAL, "%s: cannot make the directory: %s", path, strerror(errno));
+  hr_strbuf bc;
+  multiply_module(&bc);
+  buf files[3];
+  build_saved_model(&files[0], bc.data, bc.len);
+  hr_strbuf_free(&bc);
+  static const float w[3] = {1, 2, 3};
+  bundle_builder bb;
+  builder_init(&bb);
+  set_header(&bb, 1, 0, 0); /* one data file, little-endian (0), version 1 */
+  add_tensor(&bb, "w/.ATTRIBUTES/VARIABLE_VALUE", DT_FLOAT, 1, (int64_t[]){3}, w, sizeof w, 0);
+  files[1] = build_index(&bb, &(table_opts){0});
+  files[2] = bb.shards[0];
+  bb.shards[0] = (buf){0};
+  builder_free(&bb);
+  hr_status s = NULL;
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, saved_model_files[i]);
+    if (!s) s = hr_write_file(path, files[i].p, files[i].n);
+    free(files[i].p);
+  }
+  return s;
+}
+
+/* Removes what write_saved_model_dir wrote into `dir`, and `dir`. */
+static void remove_saved_model_dir(const char *dir) {
+  char path[4096];
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, saved_model_files[i]);
+    unlink(path);
+  }
+  snprintf(path, sizeof path, "%s/variables", dir);
+  rmdir(path);
+  rmdir(dir);
+}
+
+/* Checks that `w` holds exactly the variable w = f32[3] {1, 2, 3}. */
+static void check_variable(const hr_weights *w) {
+  CHECK_EQ_INT(w ? hr_weights_count(w) : 0, 1);
+  const hr_tensor *t = w ? hr_weights_find(w, "w/.ATTRIBUTES/VARIABLE_VALUE") : NULL;
+  CHECK(t && t->dtype == HR_F32 && t->shape.rank == 1 && t->shape.dims[0] == 3 && t->nbytes == 12);
+  if (t && t->nbytes == 12) {
+    float x[3];
+    memcpy(x, t->data, sizeof x);
+    CHECK(x[0] == 1 && x[1] == 2 && x[2] == 3);
+  }
+}
+
+/* Runs program `p` (one input, x) on x = {2, 2, 2}; checks y = {2, 4, 6}. */
+static void check_run(hr_program *p) {
+  hr_shape shape = {.rank = 1, .dims = {3}};
+  hr_tensor *x = NULL, **out = NULL;
+  int n_out = 0;
+  CHECK_OK(hr_tensor_create(NULL, HR_F32, &shape, 0, &x));
+  if (!x) return;
+  const float two[3] = {2, 2, 2};
+  memcpy(x->data, two, sizeof two);
+  CHECK_OK(hr_program_run(p, &x, 1, &out, &n_out));
+  CHECK_EQ_INT(n_out, 1);
+  const hr_tensor *y = n_out == 1 ? out[0] : NULL;
+  CHECK(y && y->dtype == HR_F32 && y->shape.rank == 1 && y->shape.dims[0] == 3 && y->nbytes == 12);
+  if (y && y->nbytes == 12) {
+    float v[3];
+    memcpy(v, y->data, sizeof v);
+    CHECK(v[0] == 2 && v[1] == 4 && v[2] == 6);
+  }
+  hr_tensors_free(out, n_out);
+  hr_tensor_free(x);
+}
+
+/* The built SavedModel as a directory, read as TF Serving would serve it: the signature's module
+ * and its variable restored from variables/; the program's one input is x, and it computes x * w.
+ * A signature it lacks is refused by name. */
+TEST(built_saved_model_runs_with_its_variable) {
+  char dir[] = "/tmp/hlorun_savedmodelXXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  CHECK_OK(write_saved_model_dir(dir));
+  hr_module *m = NULL;
+  hr_weights *w = NULL;
+  CHECK_OK(hr_savedmodel_read(dir, NULL, NULL, &m, &w));
+  check_variable(w);
+  hr_program *p = NULL;
+  if (m) CHECK_OK(hr_program_create(m, "main", w, NULL, &p)); /* takes m and w */
+  else hr_weights_free(w);
+  CHECK_EQ_INT(p ? hr_program_num_inputs(p) : 0, 1);
+  const char *name = p && hr_program_num_inputs(p) == 1 ? hr_program_input_name(p, 0) : NULL;
+  CHECK(name && strcmp(name, "x") == 0);
+  if (name) check_run(p);
+  hr_program_free(p);
+  m = NULL, w = NULL;
+  hr_status s = hr_savedmodel_read(dir, "nope", NULL, &m, &w);
+  CHECK(s && hr_status_code(s) == HR_NOT_FOUND && m == NULL && w == NULL);
+  CHECK_STR_CONTAINS(s ? hr_status_message(s) : "", "no signature 'nope'");
+  hr_status_free(s);
+  remove_saved_model_dir(dir);
+  struct stat st;
+  CHECK(stat(dir, &st) != 0); /* nothing is left behind */
+}
+
 int main(void) {
+  const char *out_dir = getenv("HLORUN_WRITE_SAVEDMODEL");
+  if (out_dir) { /* tests/cli/test_savedmodel.sh: write the built SavedModel only */
+    hr_status s = write_saved_model_dir(out_dir);
+    if (s) fprintf(stderr, "%s\n", hr_status_message(s));
+    hr_status_free(s);
+    return s ? 1 : 0;
+  }
   const char *src = getenv("HLORUN_SOURCE_DIR");
   snprintf(root, sizeof root, "%s", src ? src : ".");
   char probe[4096];
@@ -380,6 +463,7 @@ int main(void) {
   real_path(probe, sizeof probe, "jax2tf-savedmodel");
   have_shared = stat(probe, &st) == 0;
   RUN(built_saved_model_resolves_variables);
+  RUN(built_saved_model_runs_with_its_variable);
   if (!have_shared) {
     printf("../shared/real not found: the real files are skipped\n");
     TEST_MAIN_END();
