@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/strbuf.h"
+
 hr_pb hr_pb_open(const char *file, const void *data, size_t len) {
   const uint8_t *p = data;
   return (hr_pb){.file = file, .base = p, .p = p, .end = p + len};
@@ -107,4 +109,20 @@ hr_status hr_pb_count_in(const hr_pb *msg, uint32_t number, int limit, int *n) {
 hr_status hr_pb_count(const hr_pb *c, const hr_pb_field *f, uint32_t number, int limit, int *n) {
   hr_pb sub = hr_pb_sub(c, f);
   return hr_pb_count_in(&sub, number, limit, n);
+}
+
+void hr_pb_put_varint(hr_strbuf *b, uint64_t v) {
+  for (; v >= 0x80; v >>= 7) hr_strbuf_putc(b, (char)(v | 0x80));
+  hr_strbuf_putc(b, (char)v);
+}
+
+void hr_pb_put_uint(hr_strbuf *b, uint32_t number, uint64_t v) {
+  hr_pb_put_varint(b, (uint64_t)number << 3 | HR_PB_VARINT);
+  hr_pb_put_varint(b, v);
+}
+
+void hr_pb_put_bytes(hr_strbuf *b, uint32_t number, const void *data, size_t len) {
+  hr_pb_put_varint(b, (uint64_t)number << 3 | HR_PB_LEN);
+  hr_pb_put_varint(b, len);
+  hr_strbuf_append(b, data, len);
 }

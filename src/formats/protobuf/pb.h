@@ -13,6 +13,8 @@
 
 #include "hlorun/hlorun.h"
 
+struct hr_strbuf;
+
 /* Wire types (groups, 3 and 4, are obsolete and refused). */
 enum { HR_PB_VARINT = 0, HR_PB_I64 = 1, HR_PB_LEN = 2, HR_PB_I32 = 5 };
 
@@ -50,5 +52,10 @@ hr_status hr_pb_want(const hr_pb *c, const hr_pb_field *f, int wire, const char 
 hr_status hr_pb_count_in(const hr_pb *msg, uint32_t number, int limit, int *n);
 /* The same for the message in LEN field `f` (read by cursor c). */
 hr_status hr_pb_count(const hr_pb *c, const hr_pb_field *f, uint32_t number, int limit, int *n);
+
+/* Writing: a base-128 varint, a varint field, a length-delimited field (bytes or a message). */
+void hr_pb_put_varint(struct hr_strbuf *b, uint64_t v);
+void hr_pb_put_uint(struct hr_strbuf *b, uint32_t number, uint64_t v);
+void hr_pb_put_bytes(struct hr_strbuf *b, uint32_t number, const void *data, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
-/* What the TensorBundle reader's files share (bundle.h): the bundle itself (bundle.c: entries and
- * data files), the LevelDB table scan (bundle_table.c) and the object graph (bundle_objects.c). */
+/* What the TensorBundle files share (bundle.h): the bundle itself (bundle.c: entries and data
+ * files), the LevelDB table scan (bundle_table.c), the object graph (bundle_objects.c) and the
+ * writer (bundle_write.c). */
 #ifndef HLORUN_FORMATS_SAVEDMODEL_BUNDLE_INTERNAL_H
 #define HLORUN_FORMATS_SAVEDMODEL_BUNDLE_INTERNAL_H
 
@@ -11,10 +12,11 @@
 #include "formats/protobuf/pb.h"
 #include "formats/savedmodel/bundle.h"
 
-/* LevelDB's (and TensorFlow's) masked CRC: stored CRCs are rotated and offset so that a CRC of
- * bytes holding CRCs does not degenerate. */
+/* LevelDB's masking of stored CRCs (a CRC of data holding CRCs stays strong), and its inverse. */
+#define BD_CRC_MASK_DELTA 0xa282ead8u
+static inline uint32_t bd_crc_mask(uint32_t crc) { return ((crc >> 15) | (crc << 17)) + BD_CRC_MASK_DELTA; }
 static inline uint32_t bd_crc_unmask(uint32_t masked) {
-  uint32_t rot = masked - 0xa282ead8u;
+  uint32_t rot = masked - BD_CRC_MASK_DELTA;
   return (rot >> 17) | (rot << 15);
 }
 

@@ -11,37 +11,18 @@
 #include "base/file.h"
 #include "base/strbuf.h"
 #include "formats/savedmodel/bundle.h"
+#include "formats/savedmodel/bundle_internal.h"
 #include "formats/savedmodel/tf_types.h"
 
 /* LevelDB's footer magic, written as two little-endian words, low first. */
 enum { TABLE_MAGIC_LO = 0x8b80fb57u, TABLE_MAGIC_HI = 0xdb477524u, FOOTER_HANDLES_BYTES = 40 };
 
-static void put_varint(hr_strbuf *b, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) hr_strbuf_putc(b, (char)(v | 0x80));
-  hr_strbuf_putc(b, (char)v);
-}
-
 static void put_le32(hr_strbuf *b, uint32_t v) {
   for (int i = 0; i < 4; i++) hr_strbuf_putc(b, (char)(v >> (8 * i)));
 }
 
-/* A protobuf field: varint `v`, or bytes. */
-static void pb_int(hr_strbuf *b, int field, uint64_t v) {
-  put_varint(b, (uint64_t)field << 3);
-  put_varint(b, v);
-}
-
-static void pb_bytes(hr_strbuf *b, int field, const void *data, size_t len) {
-  put_varint(b, (uint64_t)field << 3 | 2);
-  put_varint(b, len);
-  hr_strbuf_append(b, data, len);
-}
-
-/* LevelDB's masked CRC (stored CRCs are masked so that a CRC of CRCs stays strong). */
-static uint32_t masked_crc(const void *data, size_t len) {
-  uint32_t c = hr_crc32c(0, data, len);
-  return ((c >> 15) | (c << 17)) + 0xa282ead8u;
-}
+/* The masked CRC-32C LevelDB and TensorBundle store for `data`. */
+static uint32_t masked_crc(const void *data, size_t len) { return bd_crc_mask(hr_crc32c(0, data, len)); }
 
 /* The BundleEntryProto of tensor `t` stored at `offset`. */
 static hr_status entry_proto(const hr_tensor *t, uint64_t offset, hr_strbuf *out) {
@@ -52,16 +33,16 @@ static hr_status entry_proto(const hr_tensor *t, uint64_t offset, hr_strbuf *out
   for (int d = 0; d < t->shape.rank; d++) {
     hr_strbuf dim;
     hr_strbuf_init(&dim, NULL);
-    pb_int(&dim, 1, (uint64_t)t->shape.dims[d]);
-    pb_bytes(&shape, 2, dim.data ? dim.data : "", dim.len);
+    hr_pb_put_uint(&dim, 1, (uint64_t)t->shape.dims[d]);
+    hr_pb_put_bytes(&shape, 2, dim.data ? dim.data : "", dim.len);
     hr_strbuf_free(&dim);
   }
-  pb_int(out, 1, (uint64_t)tf);
-  pb_bytes(out, 2, shape.data ? shape.data : "", shape.len);
+  hr_pb_put_uint(out, 1, (uint64_t)tf);
+  hr_pb_put_bytes(out, 2, shape.data ? shape.data : "", shape.len);
   hr_strbuf_free(&shape);
-  pb_int(out, 4, offset);
-  pb_int(out, 5, t->nbytes);
-  put_varint(out, 6 << 3 | 5); /* crc32c: fixed32 */
+  hr_pb_put_uint(out, 4, offset);
+  hr_pb_put_uint(out, 5, t->nbytes);
+  hr_pb_put_varint(out, 6 << 3 | HR_PB_I32); /* crc32c: fixed32 */
   put_le32(out, masked_crc(t->data, t->nbytes));
   return NULL;
 }
@@ -69,9 +50,9 @@ static hr_status entry_proto(const hr_tensor *t, uint64_t offset, hr_strbuf *out
 /* Appends a block entry (no shared prefix) and records its start as a restart point. */
 static void block_entry(hr_strbuf *block, hr_strbuf *restarts, const char *key, const hr_strbuf *value) {
   put_le32(restarts, (uint32_t)block->len);
-  put_varint(block, 0);
-  put_varint(block, strlen(key));
-  put_varint(block, value->len);
+  hr_pb_put_varint(block, 0);
+  hr_pb_put_varint(block, strlen(key));
+  hr_pb_put_varint(block, value->len);
   hr_strbuf_append(block, key, strlen(key));
   hr_strbuf_append(block, value->data ? value->data : "", value->len);
 }
@@ -82,8 +63,8 @@ static void write_block(hr_strbuf *file, hr_strbuf *contents, hr_strbuf *restart
   if (restarts->len == 0) put_le32(restarts, 0); /* an empty block still has one restart */
   hr_strbuf_append(contents, restarts->data, restarts->len);
   put_le32(contents, (uint32_t)(restarts->len / 4));
-  put_varint(handle, file->len);
-  put_varint(handle, contents->len);
+  hr_pb_put_varint(handle, file->len);
+  hr_pb_put_varint(handle, contents->len);
   hr_strbuf_append(file, contents->data, contents->len);
   hr_strbuf_putc(contents, 0); /* the type byte: the CRC covers it too */
   hr_strbuf_putc(file, 0);
@@ -98,8 +79,8 @@ static hr_status build_index(const hr_weights *w, const int *order, const uint64
   hr_strbuf block, restarts, value, handle, index, index_restarts, meta, meta_restarts, meta_handle, index_handle;
   hr_strbuf *all[] = {&block, &restarts, &value, &handle, &index, &index_restarts, &meta, &meta_restarts, &meta_handle, &index_handle};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) hr_strbuf_init(all[i], NULL);
-  pb_int(&value, 1, 1);                                  /* num_shards */
-  pb_bytes(&value, 3, "\x08\x01", 2);                    /* version { producer: 1 } */
+  hr_pb_put_uint(&value, 1, 1);                                  /* num_shards */
+  hr_pb_put_bytes(&value, 3, "\x08\x01", 2);                    /* version { producer: 1 } */
   block_entry(&block, &restarts, "", &value);
   hr_status s = NULL;
   const char *last = "";
