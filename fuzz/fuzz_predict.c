@@ -45,6 +45,7 @@ static size_t read_header(const uint8_t *data, size_t size, srv_tensor_info *inf
   const uint8_t *p = data, *end = data + size;
   int n = (uint8_t)(take(&p, end) - '1') % 3 + 1;
   for (int i = 0; i < n; i++) {
+    memset(&infos[i], 0, sizeof infos[i]); /* no declared TensorInfo: metadata shows the spec */
     hr_tensor_spec *s = &infos[i].spec;
     s->dtype = pick_dtype(take(&p, end));
     s->shape.rank = (uint8_t)(take(&p, end) - '0') % 5;

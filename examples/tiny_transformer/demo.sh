@@ -8,7 +8,10 @@
 #   5. a portable artifact: one file with program, metadata and weights, run by another process
 #   6. a StableHLO portable artifact (MLIR bytecode, as jax.export serializes it) written and run
 #   7. the codelab's path 3: a jax.export file (Exported.serialize()) of the closure over the
-#      parameters, inspected, run and compared with AOT; the file sizes of every form
+#      parameters, inspected, run and compared with AOT
+#   8. the codelab's path 4: a SavedModel as jax2tf writes it (parameters as variables) in a
+#      version directory, served by `hlorun serve` as TF Serving would serve it, a prediction over
+#      REST compared with AOT; the file sizes of every form
 # Usage: demo.sh HLORUN_BINARY [WORK_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -96,7 +99,39 @@ echo "the deserialized call succeeded; max |jax.export - AOT|:"
 "$hlorun" compare tiny_transformer_jax_export.bin tiny_b1.hlox --input tokens=tokens_b1.npy
 
 echo
+echo "== 8. SavedModel (the codelab's path 4, for TF Serving: saved_model.pb + variables/ in a version directory)"
+rm -rf models
+"$hlorun" convert "$model" models/tiny_transformer/1 --to savedmodel --weights weights.safetensors
+"$hlorun" inspect models/tiny_transformer/1 | sed -n '/^signature/,/^XlaCallModule/p'
+"$hlorun" run tiny_b1.hlox --input tokens=tokens_b1.npy --output aot_b1 --quiet
+"$hlorun" serve --model_base_path "$PWD/models/tiny_transformer" --model_name tiny_transformer --rest_api_port 0 \
+  >serve.log 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT
+for _ in $(seq 100); do grep -q '^listening on' serve.log && break; sleep 0.1; done
+address=$(sed -n 's/^listening on //p' serve.log)
+echo "hlorun serve: http://$address/v1/models/tiny_transformer (as tensorflow_model_server --rest_api_port would)"
+$py - "$address" <<'PY'
+import json, sys, urllib.request
+import numpy as np
+base = f"http://{sys.argv[1]}/v1/models/tiny_transformer"
+status = json.load(urllib.request.urlopen(base))
+print("status:", status["model_version_status"][0]["state"], "version", status["model_version_status"][0]["version"])
+tokens = np.load("tokens_b1.npy")
+body = json.dumps({"signature_name": "serving_default", "instances": [{"tokens": tokens[0].tolist()}]}).encode()
+reply = json.load(urllib.request.urlopen(urllib.request.Request(base + ":predict", body)))
+logits = np.array(reply["predictions"], np.float32)
+aot = np.load("aot_b1/out0.npy")
+print(f"REST predict {logits.shape}: max |SavedModel served - AOT| = {float(np.abs(logits - aot).max()):.3g}")
+PY
+kill $server
+wait $server 2>/dev/null || true
+trap - EXIT
+
+echo
 printf '%-32s %12s\n' file bytes
-for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny_transformer_jax_export.bin tiny.hlo tiny_b1.hlox; do
+for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny_transformer_jax_export.bin tiny.hlo tiny_b1.hlox \
+    models/tiny_transformer/1/saved_model.pb models/tiny_transformer/1/variables/variables.data-00000-of-00001 \
+    models/tiny_transformer/1/variables/variables.index; do
   printf '%-32s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done

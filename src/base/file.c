@@ -71,3 +71,25 @@ hr_status hr_write_file_parts(const char *path, const void *const *parts, const 
 hr_status hr_write_file(const char *path, const void *data, size_t len) {
   return hr_write_file_parts(path, &data, &len, 1);
 }
+
+/* Creates directory `path` unless it is one already. */
+static bool make_one_dir(const char *path) {
+  struct stat sb;
+  return mkdir(path, 0777) == 0 || (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode));
+}
+
+hr_status hr_make_dir(const char *path) {
+  char buf[4096];
+  size_t n = strlen(path);
+  if (n == 0 || n >= sizeof buf) return hr_error(HR_INVALID_ARGUMENT, "%.200s: not a directory path", path);
+  memcpy(buf, path, n + 1);
+  for (size_t i = 1; i < n; i++) { /* the parents first, as mkdir -p */
+    if (buf[i] != '/') continue;
+    buf[i] = 0;
+    bool ok = make_one_dir(buf);
+    buf[i] = '/';
+    if (!ok) return hr_error(HR_IO_ERROR, "%.*s: cannot create the directory: %s", (int)i, path, strerror(errno));
+  }
+  if (make_one_dir(path)) return NULL;
+  return hr_error(HR_IO_ERROR, "%s: cannot create the directory: %s", path, strerror(errno));
+}

@@ -173,6 +173,9 @@ enum {
   HR_LIMIT_VERSION_RECORDS = 1024,
   /* Seconds a model's warm-up run may take before its load fails (a runaway loop in a model). */
   HR_LIMIT_WARM_UP_SECONDS = 120,
+  /* Predict signatures served from one SavedModel version, each its own program compiled and
+   * warmed up at load (models carry a handful). */
+  HR_LIMIT_SERVED_SIGNATURES = 256,
   /* Metric series (one per label set); later ones are not recorded. */
   HR_LIMIT_METRICS_SERIES = 10000,
 };

@@ -6,24 +6,30 @@
  * reads). A jax.export file converted to another keeps everything it says about the function (its
  * trees, avals, shardings, platforms, effects, checks) and its module, which is rewritten only when
  * --target is given; any other module is described as jax.export would describe its @main called
- * with positional arrays. */
+ * with positional arrays. With --to savedmodel, OUT is a directory that receives a jax2tf
+ * SavedModel (formats/savedmodel/savedmodel_write.h): the parameters bound by --weights become its
+ * variables, the others its serving_default inputs. */
 #include <string.h>
 
 #include "base/file.h"
 #include "base/limits.h"
 #include "base/strbuf.h"
 #include "cli/cli.h"
+#include "cli/model.h"
 #include "formats/jaxexport/jaxexport.h"
 #include "formats/mlirbc/writer.h"
+#include "formats/savedmodel/savedmodel_write.h"
 #include "ir/ir.h"
 
 static const char usage[] =
-    "usage: hlorun convert IN OUT [--to text|bytecode|jax-export] [--target STABLEHLO_VERSION]\n"
+    "usage: hlorun convert IN OUT [--to text|bytecode|jax-export|savedmodel] [--target STABLEHLO_VERSION]\n"
+    "                      [--weights W]\n"
     "  OUT's form: --to, else its extension (.mlir text; .mlirbc/.bc portable artifact; .bin/.jax/.exported\n"
-    "  jax.export). --target: the StableHLO version a portable artifact is written for (1.0 to 1.20;\n"
-    "  default 1.8).\n";
+    "  jax.export). savedmodel: OUT is a directory receiving a jax2tf SavedModel (saved_model.pb and\n"
+    "  variables/) whose variables are the parameters --weights binds. --target: the StableHLO version a\n"
+    "  portable artifact is written for (1.0 to 1.20; default 1.8).\n";
 
-typedef enum { FORM_NONE, FORM_TEXT, FORM_BYTECODE, FORM_JAX_EXPORT } out_form;
+typedef enum { FORM_NONE, FORM_TEXT, FORM_BYTECODE, FORM_JAX_EXPORT, FORM_SAVEDMODEL } out_form;
 
 /* Whether `path` ends with `ext`. */
 static bool ends_with(const char *path, const char *ext) {
@@ -35,6 +41,7 @@ static out_form form_named(const char *name) {
   return strcmp(name, "text") == 0       ? FORM_TEXT
          : strcmp(name, "bytecode") == 0 ? FORM_BYTECODE
          : strcmp(name, "jax-export") == 0 ? FORM_JAX_EXPORT
+         : strcmp(name, "savedmodel") == 0 ? FORM_SAVEDMODEL
                                            : FORM_NONE;
 }
 
@@ -105,12 +112,27 @@ static hr_status convert(const char *in, const char *out, out_form form, const u
   return s;
 }
 
+/* Writes `in`, its parameters bound by `weights` (or NULL), as a SavedModel directory `out`. */
+static hr_status convert_savedmodel(const char *in, const char *weights, const char *out, uint16_t version) {
+  cli_model_args args = {.path = in, .weights = weights, .interpret = true};
+  cli_model m;
+  HR_TRY(cli_model_open(&args, &m));
+  hr_savedmodel_source src = {m.module, m.bound, version};
+  hr_status s = hr_savedmodel_write(out, &src);
+  if (!s)
+    printf("converted -> %s (SavedModel: %d signature inputs, %d variables; XlaCallModule of StableHLO %d.%d)\n", out,
+           m.n_inputs, m.fn->n_args - m.n_inputs, version / 100, version % 100);
+  cli_model_close(&m);
+  return s;
+}
+
 int cmd_convert(int argc, char **argv) {
-  const char *paths[2] = {NULL, NULL}, *to = NULL, *target = NULL;
+  const char *paths[2] = {NULL, NULL}, *to = NULL, *target = NULL, *weights = NULL;
   int n_paths = 0;
   for (int i = 0; i < argc; i++) {
     if (strcmp(argv[i], "--to") == 0 && i + 1 < argc) to = argv[++i];
     else if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) target = argv[++i];
+    else if (strcmp(argv[i], "--weights") == 0 && i + 1 < argc) weights = argv[++i];
     else if (argv[i][0] != '-' && n_paths < 2) paths[n_paths++] = argv[i];
     else n_paths = 3; /* an unknown option or a third path */
   }
@@ -121,13 +143,17 @@ int cmd_convert(int argc, char **argv) {
   out_form form = to ? form_named(to) : form_of_extension(paths[1]);
   uint16_t version = HR_BC_VERSION_DEFAULT;
   hr_status s = NULL;
-  if (form == FORM_NONE && to) s = hr_error(HR_INVALID_ARGUMENT, "--to %s: not a form (text, bytecode or jax-export)", to);
+  if (form == FORM_NONE && to)
+    s = hr_error(HR_INVALID_ARGUMENT, "--to %s: not a form (text, bytecode, jax-export or savedmodel)", to);
   else if (form == FORM_NONE)
     s = hr_error(HR_INVALID_ARGUMENT, "%s: the output's extension names no form (.mlir: StableHLO text; .mlirbc "
                  "or .bc: a portable artifact; .bin, .jax or .exported: a jax.export file); or say --to", paths[1]);
   if (!s && target) s = hr_bc_parse_version(target, &version);
   if (!s && target && form == FORM_TEXT)
     s = hr_error(HR_INVALID_ARGUMENT, "--target applies to portable artifacts and jax.export files, not to text");
-  if (!s) s = convert(paths[0], paths[1], form, target ? &version : NULL);
+  if (!s && weights && form != FORM_SAVEDMODEL)
+    s = hr_error(HR_INVALID_ARGUMENT, "--weights applies to --to savedmodel (its variables)");
+  if (!s && form == FORM_SAVEDMODEL) s = convert_savedmodel(paths[0], weights, paths[1], version);
+  else if (!s) s = convert(paths[0], paths[1], form, target ? &version : NULL);
   return s ? report_error(s) : 0;
 }

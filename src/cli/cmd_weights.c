@@ -64,7 +64,7 @@ int cmd_weights(int argc, char **argv) {
       if (!s) {
         memcpy(prefix, save, n - 6);
         prefix[n - 6] = 0;
-        s = hr_bundle_write(prefix, w);
+        s = hr_bundle_write(prefix, w, NULL, 0);
       }
     } else {
       s = hr_orbax_write_dir(w, save);

@@ -326,28 +326,55 @@ static hr_status parse_inputs(parse_ctx *c) {
   return parse_value(c, &c->accs[0], 0);
 }
 
-/* Checks a "signature_name" value: a string naming the only signature (or empty). */
-static hr_status parse_signature_name(parse_ctx *c) {
-  if (srv_json_peek(&c->r) != SRV_JSON_STRING)
+/* Reads a "signature_name" value: a string (at most HR_LIMIT_NAME_BYTES bytes) into `name`. */
+static hr_status read_signature_name(srv_json *r, hr_strbuf *name) {
+  if (srv_json_peek(r) != SRV_JSON_STRING)
     return hr_error(HR_INVALID_ARGUMENT,
                     "JSON Value not formatted correctly. 'signature_name' key must be a string value.");
+  return srv_json_string(r, name, HR_LIMIT_NAME_BYTES);
+}
+
+/* Checks a "signature_name" value: it names the signature parsed against (empty names
+ * serving_default). */
+static hr_status parse_signature_name(parse_ctx *c) {
   hr_strbuf name;
   hr_strbuf_init(&name, NULL);
-  hr_status s = srv_json_string(&c->r, &name, HR_LIMIT_NAME_BYTES);
-  const char *text = name.data ? name.data : "";
-  if (!s && text[0] && strcmp(text, SRV_SIGNATURE_NAME) != 0)
+  hr_status s = read_signature_name(&c->r, &name);
+  const char *text = name.data && name.data[0] ? name.data : SRV_SIGNATURE_NAME;
+  if (!s && strcmp(text, srv_signature_name(c->sig)) != 0)
     s = hr_error(HR_INVALID_ARGUMENT, "Serving signature name: \"%s\" not found in signature def", text);
   hr_strbuf_free(&name);
   return s;
 }
 
+/* Checks that a document is not empty and starts with an object. */
+static hr_status check_document(srv_json *r) {
+  if (r->end == r->begin) return hr_error(HR_INVALID_ARGUMENT, "JSON Parse error: The document is empty");
+  if (srv_json_peek(r) == SRV_JSON_OBJECT) return NULL;
+  char excerpt[EXCERPT];
+  srv_json_excerpt(r, excerpt, sizeof excerpt);
+  return hr_error(HR_INVALID_ARGUMENT, "JSON Value: %s Is not object", excerpt);
+}
+
+hr_status srv_predict_signature_name(const char *body, size_t len, const srv_predict_limits *limits, hr_strbuf *name) {
+  srv_json r;
+  srv_json_init(&r, body, len, limits->max_json_depth);
+  HR_TRY(check_document(&r));
+  HR_TRY(srv_json_enter(&r, '{'));
+  bool first = true, more;
+  char key[HR_LIMIT_NAME_BYTES];
+  for (;;) {
+    HR_TRY(srv_json_next(&r, '}', &first, &more));
+    if (!more) return NULL;
+    HR_TRY(srv_json_key(&r, key, sizeof key));
+    if (strcmp(key, "signature_name") == 0) return read_signature_name(&r, name);
+    HR_TRY(srv_json_skip(&r));
+  }
+}
+
 /* Reads the top-level object; sets *format from the key present. */
 static hr_status parse_document(parse_ctx *c, srv_predict_format *format) {
-  if (srv_json_peek(&c->r) != SRV_JSON_OBJECT) {
-    char excerpt[EXCERPT];
-    srv_json_excerpt(&c->r, excerpt, sizeof excerpt);
-    return hr_error(HR_INVALID_ARGUMENT, "JSON Value: %s Is not object", excerpt);
-  }
+  HR_TRY(check_document(&c->r));
   HR_TRY(srv_json_enter(&c->r, '{'));
   bool first = true, more, have_rows = false, have_columns = false;
   char key[HR_LIMIT_NAME_BYTES];
@@ -396,9 +423,12 @@ static hr_status make_tensors(parse_ctx *c, srv_predict_request *out) {
   return NULL;
 }
 
-/* Checks that every input has a type JSON can carry. */
+/* Checks that the signature has inputs, each of a type JSON can carry. */
 static hr_status check_signature(const srv_signature *sig) {
-  if (sig->n_inputs == 0) return hr_error(HR_INVALID_ARGUMENT, "Failed to get input map for signature: DEFAULT");
+  const char *name = srv_signature_name(sig);
+  if (sig->n_inputs == 0)
+    return hr_error(HR_INVALID_ARGUMENT, "Failed to get input map for signature: %s",
+                    strcmp(name, SRV_SIGNATURE_NAME) == 0 ? "DEFAULT" : name);
   for (int i = 0; i < sig->n_inputs; i++)
     if (hr_dtype_is_complex(sig->inputs[i].spec.dtype))
       return hr_error(HR_UNIMPLEMENTED, "input '%s' is %s: complex inputs cannot be given in JSON", sig->inputs[i].name,

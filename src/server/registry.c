@@ -173,8 +173,7 @@ static srv_version_record *make_record(srv_model_entry *m, int64_t version) {
 /* Frees a servable and gives its bytes back to the total bound. */
 static void free_servable(srv_registry *r, srv_servable *sv) {
   if (!sv) return;
-  hr_program_free(sv->program);
-  srv_signature_free(&sv->signature);
+  srv_targets_free(sv->targets, sv->n_targets);
   atomic_fetch_sub(&r->held_bytes, sv->bytes);
   free(sv);
 }
@@ -182,28 +181,43 @@ static void free_servable(srv_registry *r, srv_servable *sv) {
 /* Whether loads should give up (the registry is stopping): polled while reading and warming up. */
 static bool loads_aborted(void *ctx) { return atomic_load(&((srv_registry *)ctx)->aborting); }
 
-/* Runs the program once on zeros, dynamic dims set to 1, so that the executable for batch size 1
- * is compiled and cached before real requests arrive. Bounded in time, so that a model whose
+/* Runs a program once on zeros, dynamic dims set to 1, so that the executable for batch size 1
+ * is compiled and cached before real requests arrive. Stops at `deadline`, so that a model whose
  * run does not end (a loop bound by a huge constant) fails to load instead of holding the poller. */
-static hr_status warm_up(srv_registry *r, srv_servable *sv) {
-  int n = sv->signature.n_inputs;
+static hr_status warm_up_program(srv_registry *r, hr_program *p, double deadline) {
+  int n = hr_program_num_inputs(p);
   hr_tensor **inputs = calloc((size_t)n + 1, sizeof *inputs);
   if (!inputs) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
   hr_status s = NULL;
   for (int i = 0; !s && i < n; i++) {
-    hr_shape shape = sv->signature.inputs[i].spec.shape;
-    for (int d = 0; d < shape.rank; d++)
-      if (shape.dims[d] == HR_DYNAMIC) shape.dims[d] = 1;
-    s = hr_tensor_create(NULL, sv->signature.inputs[i].spec.dtype, &shape, 0, &inputs[i]);
+    hr_tensor_spec spec = hr_program_input_spec(p, i);
+    for (int d = 0; d < spec.shape.rank; d++)
+      if (spec.shape.dims[d] == HR_DYNAMIC) spec.shape.dims[d] = 1;
+    s = hr_tensor_create(NULL, spec.dtype, &spec.shape, 0, &inputs[i]);
   }
   hr_tensor **outputs = NULL;
   int n_outputs = 0;
-  hr_run_control ctl = {.deadline = srv_now() + WARM_UP_SECONDS, .cancelled = loads_aborted, .cancel_ctx = r};
-  if (!s) s = hr_program_run_controlled(sv->program, inputs, n, &ctl, &outputs, &n_outputs);
+  hr_run_control ctl = {.deadline = deadline, .cancelled = loads_aborted, .cancel_ctx = r};
+  if (!s) s = hr_program_run_controlled(p, inputs, n, &ctl, &outputs, &n_outputs);
   if (outputs) hr_tensors_free(outputs, n_outputs);
   for (int i = 0; i < n; i++) hr_tensor_free(inputs[i]);
   free(inputs);
-  return hr_status_wrap(s, "warm-up run at batch size 1 failed");
+  return s;
+}
+
+/* Warms up the program of every signature of a servable, all within WARM_UP_SECONDS. */
+static hr_status warm_up(srv_registry *r, srv_servable *sv) {
+  double deadline = srv_now() + WARM_UP_SECONDS;
+  for (int i = 0; i < sv->n_targets; i++) {
+    const srv_target *t = &sv->targets[i];
+    if (!t->program) continue;
+    hr_status s = warm_up_program(r, t->program, deadline);
+    if (s && sv->n_targets > 1)
+      return hr_status_wrap(s, "warm-up run of signature '%s' at batch size 1 failed",
+                            srv_signature_name(&t->signature));
+    if (s) return hr_status_wrap(s, "warm-up run at batch size 1 failed");
+  }
+  return NULL;
 }
 
 /* Whether `path` is `dir` or lies under it (both resolved). */
@@ -229,10 +243,10 @@ static hr_status contain_artifact(const srv_model_entry *m, const srv_candidate 
   return NULL;
 }
 
-/* Opens the jax2tf SavedModel whose saved_model.pb is `pb` (resolved inside the base path) as a
- * program of its serving_default signature. Its variables/ directory must resolve inside the base
- * path too; module and weights are read into memory of their own. */
-static hr_status open_savedmodel(srv_registry *r, const srv_model_entry *m, const char *pb, hr_program **out) {
+/* Opens the jax2tf SavedModel whose saved_model.pb is `pb` (resolved inside the base path) as its
+ * targets: its signatures, each predict signature a program (targets.h). Its variables/ directory
+ * must resolve inside the base path too; modules and weights are read into memory of their own. */
+static hr_status open_savedmodel(srv_registry *r, const srv_model_entry *m, const char *pb, srv_servable *sv) {
   char dir[4096], vars[4096 + 16];
   const char *slash = strrchr(pb, '/');
   int n = snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - pb) : 1, slash ? pb : ".");
@@ -242,10 +256,16 @@ static hr_status open_savedmodel(srv_registry *r, const srv_model_entry *m, cons
   bool inside = !vars_real || path_under(m->base_real, vars_real); /* no variables/: nothing to contain */
   free(vars_real);
   if (!inside) return hr_error(HR_INVALID_ARGUMENT, "%s: a symbolic link leads outside the model's base path", vars);
-  hr_module *mod;
-  hr_weights *w;
-  HR_TRY(hr_savedmodel_read(dir, NULL, NULL, &mod, &w));
-  return hr_program_create(mod, "main", w, &r->exec, out);
+  return srv_targets_from_savedmodel(dir, &r->exec, &sv->targets, &sv->n_targets);
+}
+
+/* Opens an hlorun artifact as its one target, serving_default. */
+static hr_status open_artifact(srv_registry *r, const char *path, srv_servable *sv) {
+  hr_artifact_options ao = {
+      .max_file_bytes = r->limits.max_model_bytes, .copy = true, .cancelled = loads_aborted, .cancel_ctx = r};
+  hr_program *program;
+  HR_TRY(hr_artifact_open_with(path, &ao, &r->exec, &program));
+  return srv_targets_from_program(program, &sv->targets, &sv->n_targets);
 }
 
 /* Counts an artifact of `bytes` against the bounds; fails when it is over either. */
@@ -291,19 +311,15 @@ static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_ca
   sv->owner = m;
   sv->loaded = c->fp;
   sv->bytes = bytes;
-  hr_artifact_options ao = {
-      .max_file_bytes = r->limits.max_model_bytes, .copy = true, .cancelled = loads_aborted, .cancel_ctx = r};
-  s = srv_is_savedmodel_path(real) ? open_savedmodel(r, m, real, &sv->program)
-                                   : hr_artifact_open_with(real, &ao, &r->exec, &sv->program);
+  s = srv_is_savedmodel_path(real) ? open_savedmodel(r, m, real, sv) : open_artifact(r, real, sv);
   if (s && real && strcmp(real, c->path) != 0) s = hr_status_wrap(s, "%s", c->path);
   free(real);
-  if (!s) s = hr_status_wrap(srv_signature_from_program(sv->program, &sv->signature), "%s", c->path);
   if (!s) s = hr_status_wrap(warm_up(r, sv), "%s", c->path);
   if (s) {
     free_servable(r, sv);
     return s;
   }
-  sv->batchable = srv_signature_batchable(&sv->signature);
+  for (int i = 0; i < sv->n_targets; i++) sv->targets[i].servable = sv;
   *out = sv;
   return NULL;
 }

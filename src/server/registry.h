@@ -2,9 +2,9 @@
  * versions (servables) requests use.
  *
  * A poll scans each model's base path, lets the version policy pick versions among those holding
- * one artifact, and loads the picked ones that are not loaded: artifact opened, program compiled
- * and warmed up by a run at batch size 1 (dynamic dims set to 1), all before the version becomes
- * AVAILABLE. After the initial poll, a version is only loaded once its artifact looks the same in
+ * one artifact, and loads the picked ones that are not loaded: artifact opened as the signatures
+ * it serves (targets.h), each signature's program compiled and warmed up by a run at batch size 1
+ * (dynamic dims set to 1), all before the version becomes AVAILABLE. After the initial poll, a version is only loaded once its artifact looks the same in
  * two consecutive polls (size, mtime, inode), so that files still being copied are left alone. A
  * load that fails leaves the version in state END with the error, logged in one line naming the
  * file; it is tried again when the file changes, and with the `latest` policy the next lower
@@ -15,7 +15,7 @@
  * Versions the policy no longer picks are unloaded
  * only once one picked version is AVAILABLE (or none is picked at all), so a bad new version never
  * takes the old one down. Unloading waits for the requests using a version: servables are
- * reference-counted, and the last release frees the program. */
+ * reference-counted, and the last release frees the programs. */
 #ifndef HLORUN_SERVER_REGISTRY_H
 #define HLORUN_SERVER_REGISTRY_H
 
@@ -27,6 +27,7 @@
 #include "hlorun/hlorun.h"
 #include "server/predict.h"
 #include "server/server.h"
+#include "server/targets.h"
 #include "server/versions.h"
 
 /* TensorFlow Serving's ModelVersionStatus.State (START is never reported: versions go straight
@@ -44,9 +45,8 @@ const char *srv_state_name(srv_state s); /* "LOADING", "AVAILABLE", ... */
 typedef struct srv_servable {
   const char *model; /* the model's name */
   int64_t version;
-  hr_program *program; /* thread-safe */
-  srv_signature signature;
-  bool batchable; /* see srv_signature_batchable */
+  int n_targets;
+  srv_target *targets; /* its signatures, sorted by name (targets.h) */
   /* private to the registry */
   srv_fingerprint loaded; /* the artifact as it was when loaded: a change is reloaded */
   size_t bytes;           /* the artifact's size, counted against max_total_bytes */

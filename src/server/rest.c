@@ -5,7 +5,8 @@
  *   GET  /v1/models/M[/versions/N | /labels/L]            model status
  *   GET  /v1/models/M[/versions/N | /labels/L]/metadata   model metadata (signature)
  *   POST /v1/models/M[/versions/N | /labels/L]:predict    predict
- *   POST ...:classify, ...:regress                         501 (hlorun models have no such signatures)
+ *   POST ...:classify, ...:regress                         TF Serving's errors for a predict signature;
+ *                                                          501 for classify/regress signatures
  *   GET  /healthz, /readyz, /monitoring/prometheus/metrics
  *
  * As in TensorFlow Serving, the /v1/models paths match case-insensitively. */
@@ -182,15 +183,61 @@ static void handle_metadata(srv_server *s, const route *rt, srv_reply *r) {
   hr_strbuf_puts(&r->body, "{\n\"model_spec\":{\n \"name\": ");
   srv_json_put_cstring(&r->body, sv->model);
   hr_strbuf_printf(&r->body, ",\n \"signature_name\": \"\",\n \"version\": \"%lld\"\n}\n,\n", (long long)sv->version);
-  hr_strbuf_puts(&r->body, "\"metadata\": {\"signature_def\": {\n \"signature_def\": ");
-  srv_signature_append_json(&sv->signature, &r->body);
-  hr_strbuf_puts(&r->body, "\n}\n}\n}\n");
+  hr_strbuf_puts(&r->body, "\"metadata\": {\"signature_def\": {\n \"signature_def\": {");
+  for (int i = 0; i < sv->n_targets; i++) {
+    if (i) hr_strbuf_puts(&r->body, ",\n ");
+    srv_signature_append_entry(&sv->targets[i].signature, &r->body);
+  }
+  hr_strbuf_puts(&r->body, "}\n}\n}\n}\n");
   srv_service_release(&s->svc, sv);
   finish(r, NULL);
 }
 
-/* POST /v1/models/M[...]:predict: the JSON request parsed against the version's signature, run
- * by the service, the outputs encoded in the request's format. */
+/* The signature a request names ("signature_name"; none or "" names serving_default). A version
+ * whose only signature is serving_default needs no look at the body first: srv_predict_parse
+ * checks the name as it reads the request. */
+static hr_status pick_target(const srv_servable *sv, const char *body, size_t len, const srv_predict_limits *limits,
+                             const srv_target **out) {
+  if (sv->n_targets == 1 && strcmp(srv_signature_name(&sv->targets[0].signature), SRV_SIGNATURE_NAME) == 0) {
+    *out = &sv->targets[0];
+    return NULL;
+  }
+  hr_strbuf name;
+  hr_strbuf_init(&name, NULL);
+  hr_status st = srv_predict_signature_name(body, len, limits, &name);
+  if (!st) st = hr_strbuf_status(&name);
+  if (!st) st = srv_service_target(sv, name.data ? name.data : "", out);
+  hr_strbuf_free(&name);
+  return st;
+}
+
+/* The error for a predict on a signature listed in metadata only: TensorFlow Serving's for one
+ * without inputs (__saved_model_init_op), else UNIMPLEMENTED. */
+static hr_status not_runnable(const srv_signature *sig) {
+  if (sig->n_inputs == 0)
+    return hr_error(HR_INVALID_ARGUMENT, "Failed to get input map for signature: %s", srv_signature_name(sig));
+  return hr_error(HR_UNIMPLEMENTED, "signature '%s' has method_name '%s': hlorun runs only %s signatures",
+                  srv_signature_name(sig), srv_signature_method(sig), SRV_PREDICT_METHOD);
+}
+
+/* Parses a predict request against the signature it names (*target) and runs it; *code is the
+ * canonical code of a failure. */
+static hr_status predict_on(srv_server *s, srv_servable *sv, const char *body, size_t len, const srv_call *call,
+                            const srv_target **target, srv_predict_request *req, hr_tensor ***outputs,
+                            int *n_outputs, srv_code *code) {
+  srv_predict_limits limits = {s->opts.max_json_depth, s->opts.max_tensor_elements};
+  hr_status st = pick_target(sv, body, len, &limits, target);
+  if (!st && !(*target)->program) st = not_runnable(&(*target)->signature);
+  if (!st) st = srv_predict_parse(body, len, &(*target)->signature, &limits, req);
+  if (st) {
+    *code = srv_code_of(hr_status_code(st));
+    return st;
+  }
+  return srv_service_predict(&s->svc, *target, req->inputs, req->n_inputs, call, outputs, n_outputs, code);
+}
+
+/* POST /v1/models/M[...]:predict: the JSON request parsed against the signature it names, run by
+ * the service, the outputs encoded in the request's format. */
 static void handle_predict(srv_server *s, const route *rt, const char *body, size_t len, const srv_call *call,
                            srv_reply *r) {
   srv_servable *sv;
@@ -200,16 +247,15 @@ static void handle_predict(srv_server *s, const route *rt, const char *body, siz
     return;
   }
   snprintf(r->version, sizeof r->version, "%lld", (long long)sv->version);
-  srv_predict_limits limits = {s->opts.max_json_depth, s->opts.max_tensor_elements};
+  const srv_target *target = NULL;
   srv_predict_request req;
+  memset(&req, 0, sizeof req);
   hr_tensor **outputs = NULL;
   int n_outputs = 0;
   srv_code code = SRV_OK;
-  st = srv_predict_parse(body, len, &sv->signature, &limits, &req);
-  if (st) code = srv_code_of(hr_status_code(st));
-  if (!st) st = srv_service_predict(&s->svc, sv, req.inputs, req.n_inputs, call, &outputs, &n_outputs, &code);
+  st = predict_on(s, sv, body, len, call, &target, &req, &outputs, &n_outputs, &code);
   if (!st) {
-    st = srv_predict_encode(&sv->signature, req.format, outputs, n_outputs, &r->body);
+    st = srv_predict_encode(&target->signature, req.format, outputs, n_outputs, &r->body);
     if (st) code = srv_code_of(hr_status_code(st));
   }
   if (outputs) hr_tensors_free(outputs, n_outputs);
@@ -219,6 +265,41 @@ static void handle_predict(srv_server *s, const route *rt, const char *body, siz
     reply_status(r, st, code);
   else
     finish(r, NULL);
+}
+
+/* Checks a classify or regress request's signature as TensorFlow Serving does (it must exist and
+ * have the route's method); hlorun runs no classify or regress signature (they take serialized
+ * tf.Examples), so one that passes is UNIMPLEMENTED. */
+static hr_status check_classify(srv_server *s, const srv_servable *sv, bool classify, const char *body, size_t len) {
+  srv_predict_limits limits = {s->opts.max_json_depth, s->opts.max_tensor_elements};
+  hr_strbuf name;
+  hr_strbuf_init(&name, NULL);
+  hr_status st = srv_predict_signature_name(body, len, &limits, &name);
+  if (!st) st = hr_strbuf_status(&name);
+  const char *key = name.data && name.data[0] ? name.data : SRV_SIGNATURE_NAME;
+  const srv_target *t = st ? NULL : srv_targets_find(sv->targets, sv->n_targets, key);
+  const char *want = classify ? "tensorflow/serving/classify" : "tensorflow/serving/regress";
+  if (!st && !t) st = hr_error(HR_INVALID_ARGUMENT, "No signature was found with the name: %s", key);
+  if (!st && strcmp(srv_signature_method(&t->signature), want) != 0)
+    st = hr_error(HR_INVALID_ARGUMENT, "Expected %s signature method_name to be %s. Was: %s",
+                  classify ? "classification" : "regression", want, srv_signature_method(&t->signature));
+  if (!st)
+    st = hr_error(HR_UNIMPLEMENTED, "%s is not supported by hlorun: signature '%s' takes serialized tf.Examples",
+                  classify ? "classify" : "regress", key);
+  hr_strbuf_free(&name);
+  return st;
+}
+
+/* POST /v1/models/M[...]:classify or :regress: answered with check_classify's error. */
+static void handle_classify(srv_server *s, const route *rt, const char *body, size_t len, srv_reply *r) {
+  srv_servable *sv;
+  hr_status st = srv_service_acquire(&s->svc, rt->model, &rt->sel, &sv);
+  if (!st) {
+    snprintf(r->version, sizeof r->version, "%lld", (long long)sv->version);
+    st = check_classify(s, sv, rt->kind == ROUTE_CLASSIFY, body, len);
+    srv_service_release(&s->svc, sv);
+  }
+  finish(r, st);
 }
 
 /* Answers the /v1/models routes. */
@@ -254,12 +335,8 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
     case ROUTE_METADATA: handle_metadata(s, &rt, r); return;
     case ROUTE_PREDICT: handle_predict(s, &rt, body, len, call, r); return;
     case ROUTE_CLASSIFY:
-    case ROUTE_REGRESS: break;
+    case ROUTE_REGRESS: handle_classify(s, &rt, body, len, r); return;
   }
-  char msg[256];
-  snprintf(msg, sizeof msg, "%s is not supported by hlorun: its models have only the predict signature '%s'",
-           rt.kind == ROUTE_CLASSIFY ? "classify" : "regress", SRV_SIGNATURE_NAME);
-  srv_reply_error(r, srv_code_http(SRV_UNIMPLEMENTED), msg);
 }
 
 /* GET /readyz: 200 when every model has an AVAILABLE version, else 503 saying which has none. */

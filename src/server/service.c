@@ -1,16 +1,25 @@
 /* The model service (service.h): predict, metadata and status for every protocol adapter. */
 #include "server/service.h"
 
+#include <stdlib.h>
+
 hr_status srv_service_acquire(srv_service *svc, const char *model, const srv_selector *sel, srv_servable **out) {
   return srv_registry_acquire(svc->registry, model, sel, out);
 }
 
 void srv_service_release(srv_service *svc, srv_servable *sv) { srv_registry_release(svc->registry, sv); }
 
-/* Whether a call can go through the batcher: a batchable version and inputs of equal size in
- * dimension 0. */
-static bool can_batch(const srv_service *svc, const srv_servable *sv, hr_tensor *const *inputs, int n_inputs) {
-  if (!svc->batcher || !sv->batchable) return false;
+hr_status srv_service_target(const srv_servable *sv, const char *name, const srv_target **out) {
+  *out = srv_targets_find(sv->targets, sv->n_targets, name);
+  if (*out) return NULL;
+  return hr_error(HR_INVALID_ARGUMENT, "Serving signature name: \"%s\" not found in signature def",
+                  name[0] ? name : SRV_SIGNATURE_NAME);
+}
+
+/* Whether a call can go through the batcher: a batchable signature and program inputs of equal
+ * size in dimension 0. */
+static bool can_batch(const srv_service *svc, const srv_target *t, hr_tensor *const *inputs, int n_inputs) {
+  if (!svc->batcher || !t->batchable || n_inputs == 0) return false;
   for (int i = 0; i < n_inputs; i++)
     if (inputs[i]->shape.dims[0] != inputs[0]->shape.dims[0]) return false;
   return true;
@@ -22,12 +31,16 @@ static bool call_cancelled(void *ctx) {
   return call->abandoned && call->abandoned(call->ctx);
 }
 
-/* Runs the call through the batcher: queued with the calls of the same version and shapes, run
+/* Runs the call through the batcher: queued with the calls of the same signature and shapes, run
  * as one batch, its rows given back. */
-static hr_status run_batched(srv_service *svc, srv_servable *sv, hr_tensor *const *inputs, int n_inputs,
+static hr_status run_batched(srv_service *svc, const srv_target *t, hr_tensor *const *inputs, int n_inputs,
                              const hr_run_control *ctl, hr_tensor ***outputs, int *n_outputs, srv_code *code) {
-  srv_batch_task task = {
-      .owner = sv, .model = sv->model, .version = sv->version, .inputs = inputs, .n_inputs = n_inputs, .ctl = ctl};
+  srv_batch_task task = {.owner = (void *)t,
+                         .model = t->servable->model,
+                         .version = t->servable->version,
+                         .inputs = inputs,
+                         .n_inputs = n_inputs,
+                         .ctl = ctl};
   hr_status st = srv_batcher_submit(svc->batcher, &task);
   if (st) {
     *code = hr_status_code(st) == HR_RESOURCE_EXHAUSTED ? SRV_UNAVAILABLE : srv_code_of(hr_status_code(st));
@@ -40,25 +53,40 @@ static hr_status run_batched(srv_service *svc, srv_servable *sv, hr_tensor *cons
   return task.status;
 }
 
-hr_status srv_service_predict(srv_service *svc, srv_servable *sv, hr_tensor *const *inputs, int n_inputs,
-                              const srv_call *call, hr_tensor ***outputs, int *n_outputs, srv_code *code) {
-  *code = SRV_OK;
-  *outputs = NULL;
-  *n_outputs = 0;
+/* Runs the program of a target on its inputs (in program order), through the batcher when it can. */
+static hr_status run_program(srv_service *svc, const srv_target *t, hr_tensor *const *inputs, const srv_call *call,
+                             hr_tensor ***outputs, int *n_outputs, srv_code *code) {
   hr_run_control ctl = {.max_output_bytes = svc->max_output_bytes};
   if (call) {
     ctl.deadline = call->deadline;
     ctl.cancelled = call_cancelled;
     ctl.cancel_ctx = (void *)call;
   }
-  hr_status st;
-  if (can_batch(svc, sv, inputs, n_inputs)) {
-    st = run_batched(svc, sv, inputs, n_inputs, &ctl, outputs, n_outputs, code);
-  } else {
-    st = hr_program_run_controlled(sv->program, inputs, n_inputs, &ctl, outputs, n_outputs);
-    if (st) *code = srv_code_of(hr_status_code(st));
+  if (can_batch(svc, t, inputs, t->n_feeds))
+    return run_batched(svc, t, inputs, t->n_feeds, &ctl, outputs, n_outputs, code);
+  hr_status st = hr_program_run_controlled(t->program, inputs, t->n_feeds, &ctl, outputs, n_outputs);
+  if (st) *code = srv_code_of(hr_status_code(st));
+  return st;
+}
+
+hr_status srv_service_predict(srv_service *svc, const srv_target *t, hr_tensor *const *inputs, int n_inputs,
+                              const srv_call *call, hr_tensor ***outputs, int *n_outputs, srv_code *code) {
+  *code = SRV_OK;
+  *outputs = NULL;
+  *n_outputs = 0;
+  hr_status st = NULL;
+  if (!t->program || n_inputs != t->signature.n_inputs)
+    st = hr_error(HR_INTERNAL, "signature '%s' cannot run %d inputs", srv_signature_name(&t->signature), n_inputs);
+  hr_tensor **fed = st ? NULL : calloc((size_t)t->n_feeds + 1, sizeof *fed);
+  if (!st && !fed) st = hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  if (st) {
+    *code = srv_code_of(hr_status_code(st));
+    return st;
   }
-  return srv_registry_redact(sv, st);
+  srv_target_feed(t, inputs, fed);
+  st = run_program(svc, t, fed, call, outputs, n_outputs, code);
+  free(fed);
+  return srv_registry_redact(t->servable, st);
 }
 
 hr_status srv_service_status(srv_service *svc, const char *model, const srv_selector *sel, srv_model_status *out) {
@@ -70,7 +98,7 @@ bool srv_service_ready(srv_service *svc, hr_strbuf *reason) { return srv_registr
 hr_status srv_service_run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs,
                                 const hr_run_control *ctl, hr_tensor ***outputs, int *n_outputs) {
   srv_service *svc = ctx;
-  srv_servable *sv = owner;
-  srv_metrics_batch(svc->metrics, sv->model, inputs[0]->shape.dims[0]);
-  return hr_program_run_controlled(sv->program, inputs, n_inputs, ctl, outputs, n_outputs);
+  const srv_target *t = owner;
+  srv_metrics_batch(svc->metrics, t->servable->model, inputs[0]->shape.dims[0]);
+  return hr_program_run_controlled(t->program, inputs, n_inputs, ctl, outputs, n_outputs);
 }

@@ -3,8 +3,9 @@
  * beside it) parses its request, asks the service, and encodes the answer:
  *
  *   status    srv_service_status: the state of a model's versions (all, or the one selected)
- *   metadata  srv_service_acquire: a loaded version, whose signature names and types its tensors
- *   predict   srv_service_acquire, then srv_service_predict with inputs in signature order
+ *   metadata  srv_service_acquire: a loaded version, whose signatures (targets) name and type its tensors
+ *   predict   srv_service_acquire, srv_service_target for the request's signature name, then
+ *             srv_service_predict with inputs in the signature's order
  *   ready     srv_service_ready: whether every model has a version to serve
  *
  * A predict runs through the batcher when the version and the inputs allow it, within the call's
@@ -40,15 +41,21 @@ typedef struct srv_call {
 } srv_call;
 
 /* Takes a reference to the loaded version a call names (see srv_registry_acquire for its errors);
- * its signature and program stay valid until srv_service_release. */
+ * its targets (signatures and programs) stay valid until srv_service_release. */
 hr_status srv_service_acquire(srv_service *svc, const char *model, const srv_selector *sel, srv_servable **out);
 void srv_service_release(srv_service *svc, srv_servable *sv);
 
-/* Runs one prediction on an acquired version: `inputs` one per signature input, in its order.
+/* The signature of an acquired version called `name` ("": serving_default). INVALID_ARGUMENT with
+ * TensorFlow Serving's message ("Serving signature name: "x" not found in signature def") when it
+ * has none. */
+hr_status srv_service_target(const srv_servable *sv, const char *name, const srv_target **out);
+
+/* Runs one prediction on a signature of an acquired version (a target with a program): `inputs`
+ * one per signature input, in its order.
  * On success *outputs holds one tensor per signature output (free with hr_tensors_free). On
  * failure *code is the canonical code to answer with (UNAVAILABLE when the batcher turns the call
  * away), and the message names no server path. `call` may be NULL (no deadline, never abandoned). */
-hr_status srv_service_predict(srv_service *svc, srv_servable *sv, hr_tensor *const *inputs, int n_inputs,
+hr_status srv_service_predict(srv_service *svc, const srv_target *t, hr_tensor *const *inputs, int n_inputs,
                               const srv_call *call, hr_tensor ***outputs, int *n_outputs, srv_code *code);
 
 /* The status of a model's versions (srv_model_status, freed with srv_model_status_free): all of
@@ -58,7 +65,8 @@ hr_status srv_service_status(srv_service *svc, const char *model, const srv_sele
 /* Whether every model has an AVAILABLE version; else appends why not to `reason`. */
 bool srv_service_ready(srv_service *svc, hr_strbuf *reason);
 
-/* The batcher's run function for a service (ctx): one program run, its batch size recorded. */
+/* The batcher's run function for a service (ctx), whose tasks' owners are targets: one run of the
+ * target's program, its batch size recorded. */
 hr_status srv_service_run_batch(void *ctx, void *owner, hr_tensor *const *inputs, int n_inputs,
                                 const hr_run_control *ctl, hr_tensor ***outputs, int *n_outputs);
 

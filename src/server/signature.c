@@ -1,5 +1,5 @@
 /* Model signatures: names and specs of a program's inputs and outputs, and their JSON form in
- * TensorFlow Serving's model metadata (a SignatureDef map with one "serving_default" entry). */
+ * TensorFlow Serving's model metadata (entries of a SignatureDef map). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,13 +64,27 @@ hr_status srv_signature_from_program(const hr_program *p, srv_signature *out) {
   return s;
 }
 
+/* Frees the strings of a list of tensors. */
+static void free_tensor_infos(srv_tensor_info *list, int n) {
+  for (int i = 0; list && i < n; i++) {
+    free(list[i].name);
+    free(list[i].declared.tensor);
+  }
+}
+
 void srv_signature_free(srv_signature *s) {
-  for (int i = 0; s->inputs && i < s->n_inputs; i++) free(s->inputs[i].name);
-  for (int i = 0; s->outputs && i < s->n_outputs; i++) free(s->outputs[i].name);
+  free_tensor_infos(s->inputs, s->n_inputs);
+  free_tensor_infos(s->outputs, s->n_outputs);
+  free(s->name);
+  free(s->method);
   free(s->inputs);
   free(s->outputs);
   memset(s, 0, sizeof *s);
 }
+
+const char *srv_signature_name(const srv_signature *s) { return s->name ? s->name : SRV_SIGNATURE_NAME; }
+
+const char *srv_signature_method(const srv_signature *s) { return s->method ? s->method : SRV_PREDICT_METHOD; }
 
 /* Whether a spec has rank >= 1 and a dynamic first dimension. */
 static bool batch_major(const hr_tensor_spec *spec) {
@@ -88,14 +102,30 @@ bool srv_signature_batchable(const srv_signature *s) {
 
 const char *srv_dtype_tf_name(hr_dtype t) { return hr_tf_dtype_name(hr_tf_dtype_from_hr(t)); }
 
-/* Appends one TensorInfo: {"dtype": ..., "tensor_shape": {"dim": [...], "unknown_rank": false},
- * "name": ...}. Sizes are strings (protobuf's JSON form of int64); -1 marks a dynamic dim. */
+/* Appends a TF DataType's name ("DT_FLOAT"); a number TensorFlow does not define is written as
+ * the number, as protobuf's JSON writes unknown enum values. */
+static void append_tf_dtype(hr_strbuf *sb, int tf) {
+  const char *name = hr_tf_dtype_name(tf);
+  if (name)
+    hr_strbuf_printf(sb, "\"%s\"", name);
+  else
+    hr_strbuf_printf(sb, "%d", tf);
+}
+
+/* Appends one TensorInfo: {"dtype": ..., "tensor_shape": {"dim": [...], "unknown_rank": ...},
+ * "name": ...}, as declared, else from the name and spec. Sizes are strings (protobuf's JSON form
+ * of int64); -1 marks a dynamic dim. */
 static void append_tensor_info(const srv_tensor_info *t, hr_strbuf *sb) {
-  hr_strbuf_printf(sb, "{\"dtype\": \"%s\", \"tensor_shape\": {\"dim\": [", srv_dtype_tf_name(t->spec.dtype));
-  for (int d = 0; d < t->spec.shape.rank; d++)
-    hr_strbuf_printf(sb, "%s{\"size\": \"%lld\", \"name\": \"\"}", d ? ", " : "", (long long)t->spec.shape.dims[d]);
-  hr_strbuf_puts(sb, "], \"unknown_rank\": false}, \"name\": ");
-  srv_json_put_cstring(sb, t->name);
+  const srv_declared *d = &t->declared;
+  int rank = d->tensor ? d->shape.rank : t->spec.shape.rank;
+  const int64_t *dims = d->tensor ? d->shape.dims : t->spec.shape.dims;
+  hr_strbuf_puts(sb, "{\"dtype\": ");
+  append_tf_dtype(sb, d->tensor ? d->dtype : hr_tf_dtype_from_hr(t->spec.dtype));
+  hr_strbuf_puts(sb, ", \"tensor_shape\": {\"dim\": [");
+  for (int i = 0; i < rank; i++)
+    hr_strbuf_printf(sb, "%s{\"size\": \"%lld\", \"name\": \"\"}", i ? ", " : "", (long long)dims[i]);
+  hr_strbuf_printf(sb, "], \"unknown_rank\": %s}, \"name\": ", rank < 0 ? "true" : "false");
+  srv_json_put_cstring(sb, d->tensor ? d->tensor : t->name);
   hr_strbuf_putc(sb, '}');
 }
 
@@ -111,10 +141,19 @@ static void append_tensor_map(const srv_tensor_info *list, int n, hr_strbuf *sb)
   hr_strbuf_putc(sb, '}');
 }
 
-void srv_signature_append_json(const srv_signature *s, hr_strbuf *sb) {
-  hr_strbuf_puts(sb, "{\"" SRV_SIGNATURE_NAME "\": {\"inputs\": ");
+void srv_signature_append_entry(const srv_signature *s, hr_strbuf *sb) {
+  srv_json_put_cstring(sb, srv_signature_name(s));
+  hr_strbuf_puts(sb, ": {\"inputs\": ");
   append_tensor_map(s->inputs, s->n_inputs, sb);
   hr_strbuf_puts(sb, ", \"outputs\": ");
   append_tensor_map(s->outputs, s->n_outputs, sb);
-  hr_strbuf_puts(sb, ", \"method_name\": \"tensorflow/serving/predict\"}}");
+  hr_strbuf_puts(sb, ", \"method_name\": ");
+  srv_json_put_cstring(sb, srv_signature_method(s));
+  hr_strbuf_putc(sb, '}');
+}
+
+void srv_signature_append_json(const srv_signature *s, hr_strbuf *sb) {
+  hr_strbuf_putc(sb, '{');
+  srv_signature_append_entry(s, sb);
+  hr_strbuf_putc(sb, '}');
 }

@@ -30,7 +30,7 @@ TEST(weights_round_trip) {
   static const char *const names[] = {"zeta/kernel", "alpha", "mid/bias", "Upper"};
   static const hr_dtype dtypes[] = {HR_F32, HR_I64, HR_BF16, HR_I1};
   hr_weights *w = make_weights(names, dtypes, 4);
-  CHECK_OK(hr_bundle_write(prefix, w));
+  CHECK_OK(hr_bundle_write(prefix, w, NULL, 0));
   hr_bundle *b = NULL;
   CHECK_OK(hr_bundle_open(prefix, NULL, &b));
   CHECK_EQ_INT(b ? hr_bundle_count(b) : 0, 4);
@@ -47,7 +47,7 @@ TEST(weights_round_trip) {
   static const char *const tf32_name[] = {"x"};
   static const hr_dtype tf32[] = {HR_TF32};
   w = make_weights(tf32_name, tf32, 1);
-  hr_status s = hr_bundle_write(prefix, w);
+  hr_status s = hr_bundle_write(prefix, w, NULL, 0);
   CHECK(s && hr_status_code(s) == HR_UNIMPLEMENTED);
   hr_status_free(s);
   hr_weights_free(w);

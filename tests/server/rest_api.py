@@ -13,6 +13,8 @@ Sections (each starts its own servers on 127.0.0.1, port chosen by the server):
   cli        exit codes and messages of bad command lines and configuration files
   ready      /healthz and /readyz before and after a model appears
   polling    a new version is picked up and the old one unloaded; a corrupt one is rejected
+  savedmodel jax2tf SavedModel versions: metadata, predict, reload; several signatures, each in
+             metadata as TF Serving prints it and predicted by signature_name
   batching   concurrent requests get their own results; the batch-size metric shows batches > 1
   queue      a full batching queue answers 503
   blocking   a slow prediction does not hold up requests on other connections
@@ -739,6 +741,202 @@ def write_saved_model_with_variable(ctx, version_dir, rows):
         f.write(_pb_int(1, 1) + _pb(2, meta))
 
 
+def _mlirbc(ctx, name, text):
+    """The bytes of a StableHLO portable artifact for `text`, written by `hlorun convert`."""
+    mlir = ctx.path(f"{name}.mlir")
+    with open(mlir, "w") as f:
+        f.write(text)
+    bc = ctx.path(f"{name}.mlirbc")
+    sl.hlorun(ctx.bin, "convert", mlir, bc)
+    with open(bc, "rb") as f:
+        return f.read()
+
+
+def write_saved_model_signatures(ctx, version_dir, factor, broken=False):
+    """A TF2-style jax2tf SavedModel with three signatures, as tf.saved_model.save writes them:
+      serving_default  x: float32[?, 3] (serving_default_x:0) -> y = factor * x (StatefulPartitionedCall:0)
+      sum_diff         a, b: float32[?, 2], unused: int32[?] (sum_diff_*:0) -> diff = a - b, sum = a + b
+                       (StatefulPartitionedCall_1:0 and :1); its XlaCallModule takes (b, a), not in key
+                       order, and not `unused` (jax drops unused arguments)
+      __saved_model_init_op  no inputs, output NoOp of no type and unknown rank, empty method_name
+    `broken`: sum_diff's XlaCallModule holds bytes that are no module, so the version cannot load."""
+    adds, last = [], "%x"
+    for i in range(factor - 1):
+        adds.append(f"  %t{i} = stablehlo.add {last}, %x : tensor<?x3xf32>\n")
+        last = f"%t{i}"
+    times = _mlirbc(ctx, f"sig_times{factor}", "func.func public @main(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {\n"
+                    + "".join(adds) + f"  return {last} : tensor<?x3xf32>\n}}\n")
+    sum_diff = b"not a module" if broken else _mlirbc(
+        ctx, "sum_diff", "func.func public @main(%b: tensor<?x2xf32>, %a: tensor<?x2xf32>)"
+        " -> (tensor<?x2xf32>, tensor<?x2xf32>) {\n"
+        "  %0 = stablehlo.subtract %a, %b : tensor<?x2xf32>\n  %1 = stablehlo.add %a, %b : tensor<?x2xf32>\n"
+        "  return %0, %1 : tensor<?x2xf32>, tensor<?x2xf32>\n}\n")
+
+    def attr(key, value):
+        return _pb(5, _pb(1, key) + _pb(2, value))
+
+    def node(name, op, *inputs, attrs=b""):
+        return _pb(1, name) + _pb(2, op) + b"".join(_pb(3, i) for i in inputs) + attrs
+
+    def xla_call(name, module, n_out, *inputs):
+        tout = _pb(1, b"".join(_pb_int(6, 1) for _ in range(n_out)))
+        return node(name, b"XlaCallModule", *inputs, attrs=attr(b"module", _pb(2, module)) + attr(b"version", _pb_int(3, 9))
+                    + attr(b"Tout", tout) + attr(b"platforms", _pb(1, _pb(2, b"CPU"))))
+
+    def shape(*dims):
+        return b"".join(_pb(2, _pb_int(1, d % (1 << 64))) for d in dims)
+
+    def info(key, name, dtype, dims):
+        body = _pb(1, name) + (_pb_int(2, dtype) if dtype else b"")
+        body += _pb(3, shape(*dims) if dims is not None else _pb_int(3, 1))  # None: unknown_rank
+        return _pb(1, key) + _pb(2, body)
+
+    def signature(key, inputs, outputs, method):
+        sig = b"".join(_pb(1, info(*i)) for i in inputs) + b"".join(_pb(2, info(*o)) for o in outputs)
+        return _pb(5, _pb(1, key) + _pb(2, sig + (_pb(3, method) if method else b"")))
+
+    graph = b"".join(_pb(1, n) for n in [
+        node(b"serving_default_x", b"Placeholder"), xla_call(b"XlaCallModule", times, 1, b"serving_default_x"),
+        node(b"StatefulPartitionedCall", b"Identity", b"XlaCallModule"),
+        node(b"sum_diff_a", b"Placeholder"), node(b"sum_diff_b", b"Placeholder"), node(b"sum_diff_unused", b"Placeholder"),
+        xla_call(b"XlaCallModule_1", sum_diff, 2, b"sum_diff_b", b"sum_diff_a"),
+        node(b"StatefulPartitionedCall_1", b"IdentityN", b"XlaCallModule_1", b"XlaCallModule_1:1"),
+        node(b"NoOp", b"NoOp")])
+    predict_method = b"tensorflow/serving/predict"
+    sigs = (signature(b"serving_default", [(b"x", b"serving_default_x:0", 1, [-1, 3])],
+                      [(b"y", b"StatefulPartitionedCall:0", 1, [-1, 3])], predict_method)
+            + signature(b"__saved_model_init_op", [], [(b"__saved_model_init_op", b"NoOp", 0, None)], b"")
+            + signature(b"sum_diff", [(b"b", b"sum_diff_b:0", 1, [-1, 2]), (b"a", b"sum_diff_a:0", 1, [-1, 2]),
+                                      (b"unused", b"sum_diff_unused:0", 3, [-1])],
+                        [(b"sum", b"StatefulPartitionedCall_1:1", 1, [-1, 2]),
+                         (b"diff", b"StatefulPartitionedCall_1:0", 1, [-1, 2])], predict_method))
+    meta = _pb(1, _pb(4, b"serve")) + _pb(2, graph) + sigs
+    os.makedirs(version_dir, exist_ok=True)
+    with open(os.path.join(version_dir, "saved_model.pb"), "wb") as f:
+        f.write(_pb_int(1, 1) + _pb(2, meta))
+
+
+def tf_tensor_info(name, dtype, dims):
+    """A TensorInfo as TF Serving's metadata prints it; dims None: unknown rank."""
+    return {"dtype": dtype, "tensor_shape": {"dim": [{"size": str(d), "name": ""} for d in dims or []],
+                                             "unknown_rank": dims is None}, "name": name}
+
+
+def signatures_metadata(version):
+    """The GetModelMetadataResponse TF Serving answers for write_saved_model_signatures' model 'sigs'."""
+    f2 = ("DT_FLOAT", [-1, 2])
+    return {"model_spec": {"name": "sigs", "signature_name": "", "version": str(version)},
+            "metadata": {"signature_def": {"signature_def": {
+                "__saved_model_init_op": {
+                    "inputs": {}, "method_name": "",
+                    "outputs": {"__saved_model_init_op": tf_tensor_info("NoOp", "DT_INVALID", None)}},
+                "serving_default": {
+                    "inputs": {"x": tf_tensor_info("serving_default_x:0", "DT_FLOAT", [-1, 3])},
+                    "outputs": {"y": tf_tensor_info("StatefulPartitionedCall:0", "DT_FLOAT", [-1, 3])},
+                    "method_name": "tensorflow/serving/predict"},
+                "sum_diff": {
+                    "inputs": {"a": tf_tensor_info("sum_diff_a:0", *f2), "b": tf_tensor_info("sum_diff_b:0", *f2),
+                               "unused": tf_tensor_info("sum_diff_unused:0", "DT_INT32", [-1])},
+                    "outputs": {"diff": tf_tensor_info("StatefulPartitionedCall_1:0", *f2),
+                                "sum": tf_tensor_info("StatefulPartitionedCall_1:1", *f2)},
+                    "method_name": "tensorflow/serving/predict"}}}}}
+
+
+def check_signatures_predict(t, srv, factor, what):
+    """Predict on each signature of the 'sigs' model (serving_default computing factor * x), row and
+    columnar, signature_name before and after the inputs."""
+    x = [[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]]
+    y = [[factor * v for v in row] for row in x]
+    cases = [
+        ({"instances": x}, {"predictions": y}, "serving_default by default, row"),
+        ({"signature_name": "serving_default", "inputs": {"x": x}}, {"outputs": y}, "serving_default by name, columnar"),
+        ({"inputs": x, "signature_name": ""}, {"outputs": y}, "empty signature_name, columnar"),
+        ({"signature_name": "sum_diff", "instances": [{"a": [1.0, 2.0], "b": [0.5, 4.0], "unused": 7},
+                                                      {"a": [3.0, 3.0], "b": [1.0, 1.0], "unused": 0}]},
+         {"predictions": [{"diff": [0.5, -2.0], "sum": [1.5, 6.0]}, {"diff": [2.0, 2.0], "sum": [4.0, 4.0]}]},
+         "sum_diff, row"),
+        ({"inputs": {"b": [[1.0, 1.0]], "unused": [5], "a": [[2.0, 3.0]]}, "signature_name": "sum_diff"},
+         {"outputs": {"diff": [[1.0, 2.0]], "sum": [[3.0, 4.0]]}}, "sum_diff named after its inputs, columnar"),
+    ]
+    for body, want, case in cases:
+        r = predict(srv, "sigs", body)
+        t.check(r.status_code == 200 and r.json() == want, f"{what}: {case}", f"{r.status_code} {r.text}")
+
+
+def savedmodel_signatures(ctx):
+    """A SavedModel with several signatures: every one in metadata exactly as TF Serving prints it,
+    predict on each by signature_name (row and columnar, also batched), TF Serving's errors for an
+    unknown signature, the init op and classify; a new version replaces both signatures, and a
+    version whose second signature cannot be built fails naming it while the old one serves."""
+    t = ctx.t
+    base = ctx.path("sigs")
+    write_saved_model_signatures(ctx, os.path.join(base, "1"), 2)
+    batching = write_batching(ctx.path("sigs_batching.txt"), 8, 20000, 100, 2)
+    srv = ctx.server(["--model_name", "sigs", "--model_base_path", base, "--file_system_poll_wait_seconds", str(POLL_S),
+                      "--enable_batching", "--batching_parameters_file", batching])
+    try:
+        t.check(sl.wait_available(srv, "sigs", 1), "SavedModel with three signatures AVAILABLE", srv.log_tail())
+        for route in ("", "/versions/1"):
+            r = srv.get(f"/v1/models/sigs{route}/metadata")
+            t.check(r.status_code == 200 and r.json() == signatures_metadata(1),
+                    f"metadata{route} is TF Serving's, every signature", f"{r.status_code} {short(r.text, 2000)}")
+        check_signatures_predict(t, srv, 2, "version 1")
+        errors = [
+            ({"signature_name": "nope", "instances": [[1.0, 2.0, 3.0]]}, 400,
+             'Serving signature name: "nope" not found in signature def', "unknown signature"),
+            ({"instances": [[1.0, 2.0, 3.0]], "signature_name": "nope"}, 400,
+             'Serving signature name: "nope" not found in signature def', "unknown signature after the inputs"),
+            ({"signature_name": "__saved_model_init_op", "instances": [[1.0]]}, 400,
+             "Failed to get input map for signature: __saved_model_init_op", "the init op is no predict target"),
+            ({"signature_name": "sum_diff", "instances": [{"a": [1.0, 2.0], "b": [0.5, 4.0]}]}, 400,
+             "Missing named input: unused", "sum_diff needs every input it declares"),
+            ({"signature_name": "sum_diff", "inputs": {"x": [[1.0, 2.0, 3.0]]}}, 400,
+             "does not have named input: x", "serving_default's input on sum_diff"),
+            ({"signature_name": 3, "instances": [[1.0, 2.0, 3.0]]}, 400,
+             "'signature_name' key must be a string value", "signature_name not a string"),
+        ]
+        for body, code, text, case in errors:
+            r = predict(srv, "sigs", body)
+            t.check(r.status_code == code and text in r.json().get("error", ""), f"{case}: {code}", r.text)
+        r = srv.post("/v1/models/sigs:classify", json={"signature_name": "sum_diff", "examples": []})
+        t.check(r.status_code == 400 and r.json().get("error") == "Expected classification signature method_name to be "
+                "tensorflow/serving/classify. Was: tensorflow/serving/predict", "classify on a predict signature",
+                r.text)
+        r = srv.post("/v1/models/sigs:regress", json={"signature_name": "nope", "examples": []})
+        t.check(r.status_code == 400 and r.json().get("error") == "No signature was found with the name: nope",
+                "regress on an unknown signature", r.text)
+
+        def one(i):
+            if i % 2:
+                body = {"signature_name": "sum_diff", "instances": [{"a": [float(i), 1.0], "b": [1.0, 1.0], "unused": i}]}
+                want = {"predictions": [{"diff": [float(i) - 1.0, 0.0], "sum": [float(i) + 1.0, 2.0]}]}
+            else:
+                body, want = {"instances": [[float(i), 1.0, 2.0]]}, {"predictions": [[2.0 * i, 2.0, 4.0]]}
+            r = predict(srv, "sigs", body)
+            return r.status_code == 200 and r.json() == want
+        results = concurrent(16, one)
+        t.check(all(v is True for v in results), "16 concurrent requests on both signatures, batched, get their rows",
+                short(results))
+        write_saved_model_signatures(ctx, os.path.join(base, "2"), 3)
+        t.check(sl.wait_available(srv, "sigs", 2, timeout=10 * POLL_S + 10), "version 2 is picked up", srv.log_tail())
+        ok = sl.wait_for(lambda: predict(srv, "sigs", {"instances": [[1.0, 1.0, 1.0]]}).json() ==
+                         {"predictions": [[3.0, 3.0, 3.0]]}, 10)
+        t.check(ok, "serving_default answers with version 2")
+        r = srv.get("/v1/models/sigs/metadata")
+        t.check(r.status_code == 200 and r.json() == signatures_metadata(2), "metadata of version 2", short(r.text))
+        check_signatures_predict(t, srv, 3, "version 2")
+        write_saved_model_signatures(ctx, os.path.join(base, "3"), 2, broken=True)
+        ok = sl.wait_for(lambda: (sl.version_states(srv, "sigs") or {}).get("3") == "END", 10 * POLL_S + 10)
+        st = srv.get("/v1/models/sigs/versions/3").json()
+        msg = (st.get("model_version_status") or [{}])[0].get("status", {}).get("error_message", "")
+        t.check(ok and "signature 'sum_diff'" in msg and "sigs/3" in msg,
+                "a version whose sum_diff cannot be built ends, its error naming the signature", short(st))
+        check_signatures_predict(t, srv, 3, "version 2 still serves")
+    finally:
+        code = srv.stop()
+        t.check(code == 0, f"signatures server exits 0 on SIGTERM (got {code})", srv.log_tail())
+
+
 def section_savedmodel(ctx):
     """TF Serving's version directories holding jax2tf SavedModels: served, described in metadata,
     replaced by a new version, a corrupt one rejected while the old one serves."""
@@ -803,6 +1001,7 @@ def section_savedmodel(ctx):
     finally:
         code = srv.stop()
         t.check(code == 0, f"SavedModel-with-variable server exits 0 on SIGTERM (got {code})", srv.log_tail())
+    savedmodel_signatures(ctx)
 
 
 # ---- batching and the queue ----

@@ -510,6 +510,82 @@ static hr_tensor *counting_tensor(hr_dtype t, int rank, const int64_t *dims) {
   return x;
 }
 
+/* Reads a request's signature_name with the scan rest.c runs before parsing; NULL on error. */
+static char *scanned_name(const char *body) {
+  hr_strbuf name;
+  hr_strbuf_init(&name, NULL);
+  hr_status s = srv_predict_signature_name(body, strlen(body), &limits, &name);
+  char *out = s ? NULL : strdup(name.data ? name.data : "");
+  hr_status_free(s);
+  hr_strbuf_free(&name);
+  return out;
+}
+
+TEST(signature_names_are_found_before_parsing) {
+  const char *found[][2] = {
+      {"{\"instances\": [[1, 2]], \"signature_name\": \"sum_diff\"}", "sum_diff"},
+      {"{\"signature_name\": \"a\", \"inputs\": {\"x\": [{\"signature_name\": 1}]}}", "a"},
+      {"{\"inputs\": {\"signature_name\": \"inner\"}}", ""},
+      {"{\"instances\": [1], \"signature_name\": \"first\", \"signature_name\": \"second\"}", "first"},
+      {" {} ", ""},
+  };
+  for (size_t i = 0; i < sizeof found / sizeof found[0]; i++) {
+    char *name = scanned_name(found[i][0]);
+    CHECK(name && strcmp(name, found[i][1]) == 0);
+    free(name);
+  }
+  /* empty, not an object, a name of another type, malformed, nested deeper than the limit (64) */
+  const char *bad[] = {"", "[]", "{\"signature_name\": 3}", "{\"instances\": [1,}",
+                       "{\"a\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+                       "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+                       "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char *name = scanned_name(bad[i]);
+    CHECK(name == NULL);
+    free(name);
+  }
+}
+
+TEST(named_signatures_check_the_request_name) {
+  test_sig t;
+  one_input_sig(&t);
+  t.sig.name = (char *)"sum_diff";
+  srv_predict_request req;
+  parse_ok(&t, "{\"signature_name\": \"sum_diff\", \"instances\": [[1, 2]]}", &req);
+  CHECK(req.n_inputs == 1);
+  srv_predict_request_free(&req);
+  parse_fails(&t, "{\"instances\": [[1, 2]], \"signature_name\": \"\"}", HR_INVALID_ARGUMENT,
+              "Serving signature name: \"serving_default\" not found in signature def");
+  t.sig.n_inputs = 0; /* __saved_model_init_op: no inputs */
+  t.sig.name = (char *)"__saved_model_init_op";
+  parse_fails(&t, "{\"inputs\": {}}", HR_INVALID_ARGUMENT,
+              "Failed to get input map for signature: __saved_model_init_op");
+}
+
+TEST(metadata_shows_declared_tensor_infos) {
+  test_sig t;
+  one_input_sig(&t);
+  hr_strbuf sb;
+  hr_strbuf_init(&sb, NULL);
+  srv_signature_append_json(&t.sig, &sb);
+  CHECK_STR_CONTAINS(sb.data, "{\"serving_default\": {\"inputs\": {\"x\": {\"dtype\": \"DT_FLOAT\", \"tensor_shape\": "
+                              "{\"dim\": [{\"size\": \"-1\", \"name\": \"\"}, {\"size\": \"2\", \"name\": \"\"}], "
+                              "\"unknown_rank\": false}, \"name\": \"x\"}}");
+  CHECK_STR_CONTAINS(sb.data, "\"method_name\": \"tensorflow/serving/predict\"}}");
+  t.sig.name = (char *)"__saved_model_init_op";
+  t.sig.method = (char *)"";
+  t.sig.n_inputs = 0;
+  t.outputs[0].name = (char *)"__saved_model_init_op";
+  t.outputs[0].declared = (srv_declared){.tensor = (char *)"NoOp", .dtype = 0, .shape = {.rank = -1}};
+  sb.len = 0;
+  srv_signature_append_entry(&t.sig, &sb);
+  CHECK(sb.data && strcmp(sb.data,
+                          "\"__saved_model_init_op\": {\"inputs\": {}, \"outputs\": {\"__saved_model_init_op\": "
+                          "{\"dtype\": \"DT_INVALID\", \"tensor_shape\": {\"dim\": [], \"unknown_rank\": true}, "
+                          "\"name\": \"NoOp\"}}, \"method_name\": \"\"}") == 0);
+  hr_strbuf_free(&sb);
+}
+
 TEST(responses_in_both_formats) {
   test_sig t;
   three_input_sig(&t);
@@ -563,6 +639,9 @@ int main(void) {
   RUN(scalar_inputs_only_in_columnar_format);
   RUN(limits_are_enforced);
   RUN(corrupted_requests_never_crash);
+  RUN(signature_names_are_found_before_parsing);
+  RUN(named_signatures_check_the_request_name);
+  RUN(metadata_shows_declared_tensor_infos);
   RUN(responses_in_both_formats);
   TEST_MAIN_END();
 }

@@ -139,7 +139,11 @@ TEST(endpoints_and_errors) {
   expect(port, "GET", "/v1/models/nope", NULL, 404, "Could not find any versions of model nope");
   expect(port, "GET", "/v1/models", NULL, 400, "Missing model name in request.");
   expect(port, "GET", "/v1/models/affine:predict", NULL, 405, "use POST");
-  expect(port, "POST", "/v1/models/affine:classify", "{}", 501, "not supported");
+  expect(port, "POST", "/v1/models/affine:classify", "{}", 400,
+         "Expected classification signature method_name to be tensorflow/serving/classify. Was: "
+         "tensorflow/serving/predict");
+  expect(port, "POST", "/v1/models/affine:regress", "{\"signature_name\": \"nope\"}", 400,
+         "No signature was found with the name: nope");
   expect(port, "GET", "/v1/models/affine/versions/99999999999999999999", NULL, 400, "Failed to convert version");
   expect(port, "GET", "/nowhere", NULL, 404, "Malformed request: GET /nowhere");
   expect(port, "POST", "/v1/models/affine/metadata:predict", "{}", 404, "Malformed request");

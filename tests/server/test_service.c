@@ -65,7 +65,10 @@ static hr_status predict(srv_service *svc, int64_t rows, const srv_call *call, s
   hr_tensor *x = counting_input(rows);
   hr_tensor **outputs = NULL;
   int n_outputs = 0;
-  st = srv_service_predict(svc, sv, &x, 1, call, &outputs, &n_outputs, code);
+  const srv_target *target = NULL;
+  CHECK_OK(srv_service_target(sv, "", &target));
+  st = target ? srv_service_predict(svc, target, &x, 1, call, &outputs, &n_outputs, code)
+              : hr_error(HR_INTERNAL, "no serving_default");
   if (!st) {
     CHECK_EQ_INT(n_outputs, 1);
     CHECK_EQ_INT(outputs[0]->shape.dims[0], rows);
@@ -131,13 +134,26 @@ TEST(signature_of_acquired_version) {
   srv_service svc;
   service_open(&svc, false);
   srv_servable *sv = NULL;
+  hr_status st_other;
   srv_selector stable = {.kind = SRV_SELECT_LABEL, .label = "stable"};
   CHECK_OK(srv_service_acquire(&svc, "affine", &stable, &sv));
   if (sv) {
     CHECK_EQ_INT(sv->version, 1);
-    CHECK(sv->signature.n_inputs == 1 && strcmp(sv->signature.inputs[0].name, "x") == 0);
-    CHECK(sv->signature.inputs[0].spec.dtype == HR_F32 && sv->signature.inputs[0].spec.shape.dims[0] == HR_DYNAMIC);
-    CHECK(sv->batchable);
+    CHECK_EQ_INT(sv->n_targets, 1);
+    const srv_target *t = NULL;
+    CHECK_OK(srv_service_target(sv, "serving_default", &t));
+    CHECK(t == &sv->targets[0] && t->program && t->servable == sv && t->batchable);
+    const srv_signature *sig = &sv->targets[0].signature;
+    CHECK(strcmp(srv_signature_name(sig), "serving_default") == 0);
+    CHECK(strcmp(srv_signature_method(sig), "tensorflow/serving/predict") == 0);
+    CHECK(sig->n_inputs == 1 && strcmp(sig->inputs[0].name, "x") == 0);
+    CHECK(sig->inputs[0].spec.dtype == HR_F32 && sig->inputs[0].spec.shape.dims[0] == HR_DYNAMIC);
+    /* another name: TensorFlow Serving's error */
+    st_other = srv_service_target(sv, "other", &t);
+    CHECK(st_other && hr_status_code(st_other) == HR_INVALID_ARGUMENT && !t);
+    if (st_other)
+      CHECK(strcmp(hr_status_message(st_other), "Serving signature name: \"other\" not found in signature def") == 0);
+    hr_status_free(st_other);
     srv_service_release(&svc, sv);
   }
   srv_selector missing = {.kind = SRV_SELECT_LABEL, .label = "canary"};

@@ -324,13 +324,6 @@ static hr_status write_manifest(wr *w, const wr_node *root, int height) {
   return hr_write_file(path, w->rec.data, w->rec.len);
 }
 
-/* Creates the directory `path` unless it is one already. */
-static hr_status make_dir(const char *path) {
-  struct stat sb;
-  if (mkdir(path, 0777) == 0 || (errno == EEXIST && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))) return NULL;
-  return hr_error(HR_IO_ERROR, "%s: cannot create the directory: %s", path, strerror(errno));
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* The entry point                                                                                 */
 /* ---------------------------------------------------------------------------------------------- */
@@ -374,12 +367,12 @@ static hr_status sort_entries(wr *w) {
 static hr_status write_all(wr *w, const hr_ocdbt_write_options *o) {
   char path[PATH_BUF];
   HR_TRY(sort_entries(w));
-  HR_TRY(make_dir(w->root));
+  HR_TRY(hr_make_dir(w->root));
   snprintf(path, sizeof path, "%s/manifest.ocdbt", w->root);
   struct stat sb;
   if (stat(path, &sb) == 0) return hr_error(HR_INVALID_ARGUMENT, "%s: already holds a database", w->root);
   snprintf(path, sizeof path, "%s/d", w->root);
-  HR_TRY(make_dir(path));
+  HR_TRY(hr_make_dir(path));
   if (o && o->uuid) memcpy(w->uuid, o->uuid, 16);
   else if (getrandom(w->uuid, 16, 0) != 16) return hr_error(HR_IO_ERROR, "OCDBT write: getrandom: %s", strerror(errno));
   memcpy(w->data_path, "d/", 2);

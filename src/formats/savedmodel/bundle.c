@@ -42,9 +42,6 @@ enum {
   ENDIAN_BIG = 1,
 };
 
-/* The key of the object graph TF2 checkpoints hold (TF's kObjectGraphProtoKey). */
-static const char object_graph_key[] = "_CHECKPOINTABLE_OBJECT_GRAPH";
-
 static hr_status oom(const hr_bundle *b) { return hr_error(HR_OUT_OF_MEMORY, "%s: out of memory", b->name); }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -334,12 +331,12 @@ static hr_status check_data(hr_bundle *b, bd_entry *e) {
 
 /* Decodes the object graph, when the bundle has one. */
 static hr_status read_object_graph(hr_bundle *b) {
-  const hr_bundle_entry *e = hr_bundle_find(b, object_graph_key);
+  const hr_bundle_entry *e = hr_bundle_find(b, HR_BUNDLE_OBJECT_GRAPH_KEY);
   if (!e || !b->with_data) return NULL;
   const bd_shard *s = &b->shards[e->shard];
   if (e->tf_dtype != HR_TF_DT_STRING || e->shape.rank != 0) {
     hr_pb file = shard_cursor(s);
-    return hr_pb_error(&file, (size_t)e->offset, "key \"%s\" is not a string scalar", object_graph_key);
+    return hr_pb_error(&file, (size_t)e->offset, "key \"%s\" is not a string scalar", HR_BUNDLE_OBJECT_GRAPH_KEY);
   }
   hr_pb c = shard_cursor(s);
   c.p = (const uint8_t *)e->strings[0].data;

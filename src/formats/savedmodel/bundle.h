@@ -24,6 +24,9 @@
 
 typedef struct hr_bundle hr_bundle;
 
+/* The key of the object graph TF2 checkpoints hold (TF's kObjectGraphProtoKey). */
+#define HR_BUNDLE_OBJECT_GRAPH_KEY "_CHECKPOINTABLE_OBJECT_GRAPH"
+
 /* One element of a DT_STRING tensor: bytes in the data file (not NUL-terminated). */
 typedef struct hr_bundle_string {
   const char *data;
@@ -83,8 +86,11 @@ const char *hr_bundle_object_key(const hr_bundle *b, int node, const char *attr)
 
 /* Writes the tensors of `w` as a TensorBundle checkpoint, PREFIX.index and
  * PREFIX.data-00000-of-00001, as TF's BundleWriter does for one process (bundle_write.c): keys are
- * the weights' names, each tensor's type one TensorFlow has. */
+ * the weights' names, each tensor's type one TensorFlow has. `object_graph` (NULL: none) is a
+ * serialized TrackableObjectGraph of `object_graph_len` bytes, stored under
+ * HR_BUNDLE_OBJECT_GRAPH_KEY as TF2 checkpoints store it. */
 struct hr_weights;
-hr_status hr_bundle_write(const char *prefix, const struct hr_weights *w);
+hr_status hr_bundle_write(const char *prefix, const struct hr_weights *w, const void *object_graph,
+                          size_t object_graph_len);
 
 #endif

@@ -11,10 +11,11 @@
 
 #include "hlorun/hlorun.h"
 
-/* The DataType numbers readers test for by name. */
+/* The DataType numbers readers and writers name. */
 enum {
   HR_TF_DT_INVALID = 0,
   HR_TF_DT_FLOAT = 1,
+  HR_TF_DT_INT32 = 3,
   HR_TF_DT_STRING = 7,
   HR_TF_DT_RESOURCE = 20,
   HR_TF_DT_VARIANT = 21,
