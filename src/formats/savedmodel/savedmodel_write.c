@@ -508,6 +508,16 @@ static void xla_call_module(pw *w, plan *pl) {
   pw_close(w);
 }
 
+/* Ends a function whose results are the nodes "Identity", "Identity_1", ... (control input ^NoOp):
+ * the NoOp after node `control`, the rets, `control` as the control return; closes it. */
+static void close_returning(pw *w, const plan *pl, const char *control) {
+  no_op(w, FN_NODE, "NoOp", NULL, &control, 1, false, true);
+  name_t name;
+  for (int r = 0; r < pl->n_outputs; r++) string_entry(w, FN_RET, pl->outs[r].name, numbered(name, "Identity", r, ":output:0"));
+  string_entry(w, FN_CONTROL_RET, control, control);
+  pw_close(w);
+}
+
 /* The jax2tf function: f(inputs..., the variables' resources...) -> @main's results. Variables
  * are read with ReadVariableOp; each operand passes jax2tf_arg_N (Identity) and XlaSharding; each
  * result jax2tf_out (Identity) and Identity after NoOp. */
@@ -544,11 +554,7 @@ static void jax2tf_function(pw *w, plan *pl) {
     numbered(source, "jax2tf_out", r, ":output:0");
     identity(w, numbered(name, "Identity", r, ""), source, "^NoOp", NULL, pl->result_dtype[r], pl->result_shape[r]);
   }
-  const char *after = "XlaCallModule";
-  no_op(w, FN_NODE, "NoOp", NULL, &after, 1, false, true);
-  for (int r = 0; r < pl->n_outputs; r++) string_entry(w, FN_RET, pl->outs[r].name, numbered(name, "Identity", r, ":output:0"));
-  string_entry(w, FN_CONTROL_RET, "XlaCallModule", "XlaCallModule");
-  pw_close(w);
+  close_returning(w, pl, "XlaCallModule");
 }
 
 /* A StatefulPartitionedCall node `name` (as field f) calling `fn` on inputs[0..n_in) of types
@@ -600,11 +606,7 @@ static void signature_wrapper(pw *w, plan *pl) {
     snprintf(source, NAME_CAP, "StatefulPartitionedCall:output:%d", r);
     identity(w, numbered(name, "Identity", r, ""), source, "^NoOp", NULL, pl->result_dtype[r], pl->result_shape[r]);
   }
-  const char *after = "StatefulPartitionedCall";
-  no_op(w, FN_NODE, "NoOp", NULL, &after, 1, false, true);
-  for (int r = 0; r < pl->n_outputs; r++) string_entry(w, FN_RET, pl->outs[r].name, numbered(name, "Identity", r, ":output:0"));
-  string_entry(w, FN_CONTROL_RET, "StatefulPartitionedCall", "StatefulPartitionedCall");
-  pw_close(w);
+  close_returning(w, pl, "StatefulPartitionedCall");
 }
 
 /* A Const node named `name` holding the DT_STRING vector of the n strings. */
