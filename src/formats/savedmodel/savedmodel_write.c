@@ -155,21 +155,15 @@ static void a_type(pw *w, uint32_t m, const char *key, int dtype) {
   attr_close(w);
 }
 
-static void a_types(pw *w, uint32_t m, const char *key, const int *types, int n) {
+/* A list attribute of n varints in ListValue field `field` (LIST_TYPE: types; LIST_I: ints). */
+static void a_list(pw *w, uint32_t m, const char *key, uint32_t field, const int *v, int n) {
   attr_open(w, m, key);
   pw_open(w, AV_LIST);
-  if (n) pw_packed(w, LIST_TYPE, types, n);
+  if (n) pw_packed(w, field, v, n);
   pw_close(w);
   attr_close(w);
 }
-
-static void a_ints(pw *w, uint32_t m, const char *key, const int *v, int n) {
-  attr_open(w, m, key);
-  pw_open(w, AV_LIST);
-  if (n) pw_packed(w, LIST_I, v, n);
-  pw_close(w);
-  attr_close(w);
-}
+static void a_types(pw *w, uint32_t m, const char *key, const int *types, int n) { a_list(w, m, key, LIST_TYPE, types, n); }
 
 static void a_shape(pw *w, uint32_t m, const char *key, const hr_shape *s) {
   attr_open(w, m, key);
@@ -573,7 +567,7 @@ static void partitioned_call(pw *w, plan *pl, uint32_t f, const char *name, cons
   int n_read = 0;
   for (int i = 0; i < n_in && !writes; i++)
     if (tin[i] == HR_TF_DT_RESOURCE) pl->types[n_in + n_read++] = i;
-  a_ints(w, NODE_ATTR, "_read_only_resource_inputs", pl->types + n_in, n_read);
+  a_list(w, NODE_ATTR, "_read_only_resource_inputs", LIST_I, pl->types + n_in, n_read);
   attr_open(w, NODE_ATTR, "config_proto"); /* device_count {CPU: 1, GPU: 0}, allow_soft_placement */
   pw_open(w, AV_S);
   for (int gpu = 0; gpu < 2; gpu++) {
