@@ -16,8 +16,10 @@ if [ ! -x "$HLORUN_BIN" ]; then
 fi
 extra=()
 # AddressSanitizer's quarantine keeps freed memory, so RSS says nothing there (LeakSanitizer
-# checks for leaks when the server exits).
-if ldd "$HLORUN_BIN" 2>/dev/null | grep -q libasan; then
+# checks for leaks when the server exits). ldd's output is read whole first: piped into `grep -q`
+# under pipefail, ldd could die of SIGPIPE after the match and the check would be lost at random.
+libs=$(ldd "$HLORUN_BIN" 2>/dev/null || true)
+if [[ $libs == *libasan* ]]; then
   extra=(--no-rss-check)
   echo "(AddressSanitizer build: no RSS check)"
 fi
