@@ -1,6 +1,7 @@
 /* libFuzzer target for the SavedModel / GraphDef reader: any byte string must read or fail cleanly;
- * what reads is described, and each signature is followed to its XlaCallModule and, where that
- * works, its module built (or refused cleanly). */
+ * what reads is described, each signature is followed to its XlaCallModule and, where that
+ * works, its module built (or refused cleanly), and each object-graph function is lowered to a
+ * module (or refused cleanly). */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       hr_status r = hr_savedmodel_resolve(sm, &sm->signatures[i], &p);
       hr_module *m = NULL;
       if (!r) r = hr_savedmodel_module(sm, &sm->signatures[i], &p, NULL, &m);
+      hr_module_free(m);
+      hr_status_free(r);
+    }
+    for (int i = 0; i < sm->n_object_functions; i++) {
+      const tf_function *fn = NULL;
+      hr_module *m = NULL;
+      hr_status r = hr_savedmodel_object_function(sm, sm->object_functions[i].name, &fn);
+      if (!r) r = hr_savedmodel_lower(sm, fn, NULL, &m);
       hr_module_free(m);
       hr_status_free(r);
     }

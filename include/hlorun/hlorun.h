@@ -227,7 +227,9 @@ void hr_module_free(hr_module *m);
  * (saved_model.pb and variables/) or a file holding a SavedModel or a bare GraphDef. The program of
  * signature `signature` (NULL: "serving_default") becomes *module, whose @main takes the
  * signature's inputs (named after their keys, jax.arg_info) and the variables it reads, bound by
- * name to *weights (set to NULL when there are none; hr_program_create binds them). */
+ * name to *weights (set to NULL when there are none; hr_program_create binds them). A name no
+ * signature has may name a function of the object graph (deepmd's "call_lower"), whose @main takes
+ * the function's arguments (docs/formats.md). */
 hr_status hr_savedmodel_read(const char *path, const char *signature, const hr_allocator *a, hr_module **module,
                              hr_weights **weights);
 /* Prints the module as StableHLO text that parses back to an equal module. */

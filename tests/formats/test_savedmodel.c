@@ -9,7 +9,13 @@
  * variable: its signature resolves to the call and the variable's checkpoint key; written as a
  * directory with variables/, it reads as a module and its weight (hr_savedmodel_read) and runs. With
  * HLORUN_WRITE_SAVEDMODEL=DIR set, the test only writes that directory to DIR and exits
- * (tests/cli/test_savedmodel.sh). */
+ * (tests/cli/test_savedmodel.sh).
+ *
+ * SavedModels built here whose object-graph function branches (If) between two XlaCallModules the
+ * way deepmd's format_nlist does (on a dimension of an input against a constant): lowered to one
+ * module (hr_savedmodel_lower), the branch is taken per input shape by one program; a constant
+ * predicate decides while lowering; a branch of an op hlorun does not lower fails only for the
+ * shapes taking it; predicates on tensor values or from ops not lowered are refused. */
 #include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -101,7 +107,10 @@ TEST(graphdef_xla_call_module_is_found) {
 }
 
 /* jax2tf SavedModels: the call_tf model's signature leads to its XlaCallModule and builds its
- * program module; deepmd's has no serving signature but lists its functions and 8 calls. */
+ * program module; deepmd's has no serving signature but lists its functions and 8 calls, and its
+ * call_lower_atomic_virial lowers to a module of the function's 6 arguments and 6 outputs calling
+ * two of its modules (the If between them), while call (the neighbour list in TF ops) and
+ * get_type_map (strings) are refused naming a node (tests/cli/test_deepmd_savedmodel.sh runs it). */
 TEST(jax2tf_saved_models) {
   char path[4096];
   real_path(path, sizeof path, "jax2tf-savedmodel/tf_call_tf_function__data_2023_07_29/saved_model");
@@ -128,6 +137,26 @@ TEST(jax2tf_saved_models) {
   bool lower = false;
   for (int i = 0; i < sm->n_object_functions; i++) lower |= strcmp(sm->object_functions[i].name, "call_lower") == 0;
   CHECK(lower);
+  const tf_function *fn = NULL;
+  hr_module *m = NULL;
+  CHECK_OK(hr_savedmodel_object_function(sm, "call_lower_atomic_virial", &fn));
+  if (fn) CHECK_OK(hr_savedmodel_lower(sm, fn, NULL, &m));
+  const hr_func *f = m ? hr_module_find_func(m, "main") : NULL;
+  CHECK(f && f->n_args == 6 && f->n_results == 6);
+  const hr_attr *name = f && f->n_args == 6 ? hr_attr_field(f->arg_attrs[2], "jax.arg_info") : NULL;
+  CHECK(name && strcmp(name->u.str.data, "nlist") == 0);
+  CHECK(m && hr_module_find_func(m, "xcm0_main") && hr_module_find_func(m, "xcm1_main") && !hr_module_find_func(m, "xcm2_main"));
+  hr_module_free(m);
+  static const char *const refused[2][2] = {{"call", "only jax2tf native-serialization graphs"},
+                                            {"get_type_map", "a constant of type DT_STRING"}};
+  for (int i = 0; i < 2; i++) {
+    m = NULL;
+    hr_status s = hr_savedmodel_object_function(sm, refused[i][0], &fn);
+    if (!s) s = hr_savedmodel_lower(sm, fn, NULL, &m);
+    CHECK(s && hr_status_code(s) == HR_UNIMPLEMENTED && m == NULL);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : "", refused[i][1]);
+    hr_status_free(s);
+  }
   hr_savedmodel_close(sm);
 }
 
@@ -275,19 +304,23 @@ static void build_saved_model(buf *out, const char *module, size_t module_len) {
   pb_msg(out, 2, &meta);
 }
 
-/* The portable artifact of y = x * w over tensor<3xf32>, its first parameter the platform index (as
- * jax2tf writes for two platforms), into bc (initialized here). */
-static void multiply_module(hr_strbuf *bc) {
-  const char *text =
-      "func.func public @main(%pi: tensor<i32>, %x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {\n"
-      "  %0 = stablehlo.multiply %x, %w : tensor<3xf32>\n"
-      "  return %0 : tensor<3xf32>\n"
-      "}\n";
+/* The portable artifact of module `text` into bc (initialized here). */
+static void module_bytes(const char *text, hr_strbuf *bc) {
   hr_module *src = NULL;
   CHECK_OK(hr_module_parse("m.mlir", text, strlen(text), NULL, &src));
   hr_strbuf_init(bc, NULL);
   if (src) CHECK_OK(hr_bc_write_module(src, 108, bc));
   hr_module_free(src);
+}
+
+/* The portable artifact of y = x * w over tensor<3xf32>, its first parameter the platform index (as
+ * jax2tf writes for two platforms), into bc (initialized here). */
+static void multiply_module(hr_strbuf *bc) {
+  module_bytes("func.func public @main(%pi: tensor<i32>, %x: tensor<3xf32>, %w: tensor<3xf32>) -> tensor<3xf32> {\n"
+               "  %0 = stablehlo.multiply %x, %w : tensor<3xf32>\n"
+               "  return %0 : tensor<3xf32>\n"
+               "}\n",
+               bc);
 }
 
 /* The built SavedModel: its signature reaches the call through the wrapper, the variable gets its
@@ -448,6 +481,311 @@ TEST(built_saved_model_runs_with_its_variable) {
   CHECK(stat(dir, &st) != 0); /* nothing is left behind */
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Object-graph functions that branch on shapes (If), built here                                   */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* AttrValue `key` of a node: an integer (i), a type (type) or a function (func). */
+static void attr_int(buf *node, const char *key, int field, uint64_t v) {
+  buf a = {0};
+  pb_varint(&a, field, v);
+  put_attr(node, key, &a);
+}
+static void attr_named_func(buf *node, const char *key, const char *fn) {
+  buf a = {0}, nal = {0};
+  pb_str(&nal, 1, fn);
+  pb_msg(&a, 10, &nal);
+  put_attr(node, key, &a);
+}
+
+/* A Const node of DataType `dtype` (an integer type) holding the `n` values (shape [n], or a
+ * scalar when n is 0 and `scalar` is the value). */
+static void const_node(buf *node, const char *name, int dtype, const int64_t *values, int n, int64_t scalar) {
+  node_start(node, name, "Const", NULL);
+  buf t = {0}, shape = {0}, a = {0};
+  pb_varint(&t, 1, (uint64_t)dtype);
+  if (n) {
+    buf dim = {0};
+    pb_varint(&dim, 1, (uint64_t)n);
+    pb_msg(&shape, 2, &dim);
+  }
+  pb_msg(&t, 2, &shape);
+  for (int i = 0; i < (n ? n : 1); i++) pb_varint(&t, dtype == 9 ? 10 : 7, (uint64_t)(n ? values[i] : scalar));
+  pb_msg(&a, 8, &t);
+  put_attr(node, "value", &a);
+  attr_int(node, "dtype", 6, (uint64_t)dtype);
+}
+
+/* A function argument: name, DataType and recorded shape (-1 dimensions unknown). */
+typedef struct fn_arg {
+  const char *name;
+  int dtype;
+  int rank;
+  int64_t dims[4];
+} fn_arg;
+
+/* A FunctionDef `name` of the `n_args` typed arguments (their shapes in arg_attr's
+ * _output_shapes), one output "output_0" returning `ret`, and the nodes (freed). */
+static void put_typed_function(buf *lib, const char *name, const fn_arg *args, int n_args, const char *ret, buf *nodes, int n) {
+  buf f = {0}, sig = {0}, o = {0}, r = {0};
+  pb_str(&sig, 1, name);
+  for (int i = 0; i < n_args; i++) {
+    buf a = {0};
+    pb_str(&a, 1, args[i].name);
+    pb_varint(&a, 3, (uint64_t)args[i].dtype);
+    pb_msg(&sig, 2, &a);
+  }
+  pb_str(&o, 1, "output_0");
+  pb_msg(&sig, 3, &o);
+  pb_msg(&f, 1, &sig);
+  for (int i = 0; i < n; i++) pb_msg(&f, 3, &nodes[i]);
+  pb_str(&r, 1, "output_0");
+  pb_str(&r, 2, ret);
+  pb_msg(&f, 4, &r);
+  for (int i = 0; i < n_args; i++) { /* arg_attr {i: {attr {"_output_shapes": list {shape}}}} */
+    buf entry = {0}, argattrs = {0}, attr = {0}, value = {0}, list = {0}, shape = {0};
+    for (int d = 0; d < args[i].rank; d++) {
+      buf dim = {0};
+      pb_varint(&dim, 1, (uint64_t)args[i].dims[d]);
+      pb_msg(&shape, 2, &dim);
+    }
+    pb_msg(&list, 7, &shape);
+    pb_msg(&value, 1, &list);
+    pb_str(&attr, 1, "_output_shapes");
+    pb_msg(&attr, 2, &value);
+    pb_msg(&argattrs, 1, &attr);
+    pb_varint(&entry, 1, (uint64_t)i);
+    pb_msg(&entry, 2, &argattrs);
+    pb_msg(&f, 7, &entry);
+  }
+  pb_msg(lib, 1, &f);
+}
+
+/* A branch function of (x: f32[?], n: i64[?, ?]) returning XlaCallModule(x) of module `bc`, or,
+ * when `op` is not NULL, a node of that op (which hlorun does not lower). */
+static void put_branch(buf *lib, const char *name, const hr_strbuf *bc, const char *op) {
+  buf nodes[2], v = {0}, list = {0};
+  const fn_arg args[2] = {{"bx", 1, 1, {-1}}, {"bn", 9, 2, {-1, -1}}};
+  if (op) {
+    node_start(&nodes[0], "unsupported", op, (const char *const[]){"bx", NULL});
+    put_typed_function(lib, name, args, 2, "unsupported:output:0", nodes, 1);
+    return;
+  }
+  node_start(&nodes[0], "XlaCallModule", "XlaCallModule", (const char *const[]){"bx", NULL});
+  pb_bytes(&v, 2, bc->data, bc->len);
+  put_attr(&nodes[0], "module", &v);
+  attr_int(&nodes[0], "version", 3, 9);
+  pb_str(&list, 2, "CPU");
+  pb_msg(&v, 1, &list);
+  put_attr(&nodes[0], "platforms", &v);
+  pb_varint(&list, 6, 1);
+  pb_msg(&v, 1, &list);
+  put_attr(&nodes[0], "Tout", &v);
+  node_start(&nodes[1], "Identity", "Identity", (const char *const[]){"XlaCallModule:output:0", NULL});
+  put_typed_function(lib, name, args, 2, "Identity:output:0", nodes, 2);
+}
+
+/* How the predicate of the built function's If is computed. */
+typedef enum { PRED_WIDTH, PRED_CONSTANT, PRED_VALUES, PRED_UNKNOWN_OP } pred_kind;
+
+/* A SavedModel with no signature whose object graph has function "pick" (concrete function
+ * __inference_pick_1) of (x: f32[?], n: i64[?, ?]): If(pred, x, n) between branches "twice"
+ * (x + x) and "square" (x * x, or a node of op `else_op` when not NULL). PRED_WIDTH: n's second
+ * dimension < 4, as format_nlist compares its list's width (Shape, StridedSlice, Const, Less);
+ * PRED_CONSTANT: Const false; PRED_VALUES: n (reshaped to a scalar) == itself, a tensor value;
+ * PRED_UNKNOWN_OP: a Size node. */
+static void build_branching_model(buf *out, pred_kind pred, const char *else_op) {
+  hr_strbuf twice, square;
+  module_bytes("func.func public @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+               "  %0 = stablehlo.add %x, %x : tensor<?xf32>\n  return %0 : tensor<?xf32>\n}\n", &twice);
+  module_bytes("func.func public @main(%x: tensor<?xf32>) -> tensor<?xf32> {\n"
+               "  %0 = stablehlo.multiply %x, %x : tensor<?xf32>\n  return %0 : tensor<?xf32>\n}\n", &square);
+  buf lib = {0}, nodes[9];
+  int n = 0;
+  const char *p = "pred:z:0";
+  if (pred == PRED_WIDTH) {
+    node_start(&nodes[n], "Shape", "Shape", (const char *const[]){"n", NULL});
+    attr_int(&nodes[n++], "T", 6, 9);
+    const_node(&nodes[n++], "begin", 3, (int64_t[]){1}, 1, 0);
+    const_node(&nodes[n++], "end", 3, (int64_t[]){2}, 1, 0);
+    const_node(&nodes[n++], "stride", 3, (int64_t[]){1}, 1, 0);
+    node_start(&nodes[n], "width", "StridedSlice",
+               (const char *const[]){"Shape:output:0", "begin:output:0", "end:output:0", "stride:output:0", NULL});
+    attr_int(&nodes[n++], "shrink_axis_mask", 3, 1);
+    const_node(&nodes[n++], "four", 3, NULL, 0, 4);
+    node_start(&nodes[n++], "pred", "Less", (const char *const[]){"width:output:0", "four:output:0", NULL});
+  } else if (pred == PRED_CONSTANT) {
+    const_node(&nodes[n++], "pred", 10, NULL, 0, 0);
+    p = "pred:output:0";
+  } else if (pred == PRED_VALUES) { /* n reshaped to a scalar, compared with itself */
+    node_start(&nodes[n], "scalar", "Const", NULL);
+    buf t = {0}, shape = {0}, dim = {0}, a = {0};
+    pb_varint(&t, 1, 3);
+    pb_varint(&dim, 1, 0);
+    pb_msg(&shape, 2, &dim);
+    pb_msg(&t, 2, &shape);
+    pb_msg(&a, 8, &t);
+    put_attr(&nodes[n++], "value", &a);
+    node_start(&nodes[n++], "value", "Reshape", (const char *const[]){"n", "scalar:output:0", NULL});
+    node_start(&nodes[n++], "pred", "Equal", (const char *const[]){"value:output:0", "value:output:0", NULL});
+  } else {
+    node_start(&nodes[n++], "pred", "Size", (const char *const[]){"n", NULL});
+    p = "pred:output:0";
+  }
+  node_start(&nodes[n], "cond", "StatelessIf", (const char *const[]){p, "x", "n", NULL});
+  attr_named_func(&nodes[n], "then_branch", "twice");
+  attr_named_func(&nodes[n++], "else_branch", "square");
+  node_start(&nodes[n++], "Identity", "Identity", (const char *const[]){"cond:output:0", NULL});
+  const fn_arg args[2] = {{"x", 1, 1, {-1}}, {"n", 9, 2, {-1, -1}}};
+  put_typed_function(&lib, "__inference_pick_1", args, 2, "Identity:output:0", nodes, n);
+  put_branch(&lib, "twice", &twice, NULL);
+  put_branch(&lib, "square", &square, else_op);
+  hr_strbuf_free(&twice);
+  hr_strbuf_free(&square);
+  /* the MetaGraphDef: tags, graph (its library), the object graph: root -> "pick" */
+  buf graph = {0}, meta = {0}, info = {0}, og = {0}, top = {0}, child = {0}, obj = {0}, fn = {0};
+  pb_msg(&graph, 2, &lib);
+  pb_str(&info, 4, "serve");
+  pb_msg(&meta, 1, &info);
+  pb_msg(&meta, 2, &graph);
+  pb_varint(&child, 1, 1);
+  pb_str(&child, 2, "pick");
+  pb_msg(&top, 1, &child);
+  pb_msg(&og, 1, &top);
+  pb_str(&fn, 1, "__inference_pick_1");
+  pb_msg(&obj, 6, &fn);
+  pb_msg(&og, 1, &obj);
+  pb_msg(&meta, 7, &og);
+  *out = (buf){0};
+  pb_varint(out, 1, 1);
+  pb_msg(out, 2, &meta);
+}
+
+/* The built model's function "pick" lowered to a module (NULL and the error in *err when refused). */
+static hr_module *lower_pick(pred_kind pred, const char *else_op, hr_status *err) {
+  buf pb;
+  build_branching_model(&pb, pred, else_op);
+  hr_savedmodel *sm = NULL;
+  hr_module *m = NULL;
+  const tf_function *fn = NULL;
+  *err = NULL;
+  CHECK_OK(hr_savedmodel_read_bytes("branching.pb", pb.p, pb.n, NULL, &sm));
+  if (sm) CHECK_OK(hr_savedmodel_object_function(sm, "pick", &fn));
+  if (fn) {
+    CHECK_EQ_INT(fn->n_args, 2);
+    CHECK(fn->arg_types[1] == 9 && fn->arg_shapes[1].rank == 2 && fn->arg_shapes[1].dims[1] == -1);
+    *err = hr_savedmodel_lower(sm, fn, NULL, &m);
+  }
+  hr_savedmodel_close(sm);
+  free(pb.p);
+  return m;
+}
+
+/* Runs `p` on x = {1, 2, 3} and an n of shape [1, width]; checks the result is `want` (3 values)
+ * or, when `fails` is not NULL, that the run fails with that text in its message. */
+static void run_pick(hr_program *p, int64_t width, const float *want, const char *fails) {
+  hr_tensor *in[2] = {NULL, NULL}, **out = NULL;
+  int n_out = 0;
+  CHECK_OK(hr_tensor_create(NULL, HR_F32, &(hr_shape){.rank = 1, .dims = {3}}, 0, &in[0]));
+  CHECK_OK(hr_tensor_create(NULL, HR_I64, &(hr_shape){.rank = 2, .dims = {1, width}}, 0, &in[1]));
+  if (!in[0] || !in[1]) return;
+  memcpy(in[0]->data, (const float[]){1, 2, 3}, 12);
+  hr_status s = hr_program_run(p, in, 2, &out, &n_out);
+  if (fails) {
+    CHECK(s != NULL);
+    CHECK_STR_CONTAINS(s ? hr_status_message(s) : "", fails);
+    hr_status_free(s);
+  } else {
+    CHECK_OK(s);
+    CHECK(n_out == 1 && out[0]->nbytes == 12 && memcmp(out[0]->data, want, 12) == 0);
+  }
+  hr_tensors_free(out, n_out);
+  hr_tensor_free(in[0]);
+  hr_tensor_free(in[1]);
+}
+
+/* If on n's width (< 4): one program, the branch chosen per input shape when it is specialized:
+ * width 2 takes "twice", width 5 "square"; inputs are named after the function's arguments. */
+TEST(if_on_a_shape_is_decided_per_input_shape) {
+  hr_status err;
+  hr_module *m = lower_pick(PRED_WIDTH, NULL, &err);
+  CHECK_OK(err);
+  hr_program *p = NULL;
+  if (m) CHECK_OK(hr_program_create(m, "main", NULL, NULL, &p));
+  if (!p) return;
+  CHECK_EQ_INT(hr_program_num_inputs(p), 2);
+  CHECK(strcmp(hr_program_input_name(p, 0), "x") == 0 && strcmp(hr_program_input_name(p, 1), "n") == 0);
+  run_pick(p, 2, (const float[]){2, 4, 6}, NULL);
+  run_pick(p, 5, (const float[]){1, 4, 9}, NULL);
+  run_pick(p, 3, (const float[]){2, 4, 6}, NULL);
+  hr_program_free(p);
+}
+
+/* A constant predicate picks its branch while lowering: no stablehlo.if is left. */
+TEST(if_on_a_constant_is_decided_when_lowered) {
+  hr_status err;
+  hr_module *m = lower_pick(PRED_CONSTANT, "TopKV2", &err);
+  CHECK(err != NULL); /* false takes "square", whose op is not lowered: refused now */
+  CHECK_STR_CONTAINS(err ? hr_status_message(err) : "", "is a TopKV2: only jax2tf native-serialization graphs");
+  hr_status_free(err);
+  hr_module_free(m);
+  m = lower_pick(PRED_CONSTANT, NULL, &err);
+  CHECK_OK(err);
+  hr_strbuf text;
+  hr_strbuf_init(&text, NULL);
+  if (m) CHECK_OK(hr_module_print_to(m, &text));
+  CHECK(text.data && !strstr(text.data, "stablehlo.if") && strstr(text.data, "call @xcm0_main"));
+  hr_strbuf_free(&text);
+  hr_program *p = NULL;
+  if (m) CHECK_OK(hr_program_create(m, "main", NULL, NULL, &p));
+  if (p) run_pick(p, 2, (const float[]){1, 4, 9}, NULL);
+  hr_program_free(p);
+}
+
+/* A branch holding an op hlorun does not lower: the shapes that take the other branch run, and
+ * those taking it fail naming the op; when neither branch lowers the function is refused. */
+TEST(if_branch_not_lowered_fails_for_its_shapes) {
+  hr_status err;
+  hr_module *m = lower_pick(PRED_WIDTH, "TopKV2", &err);
+  CHECK_OK(err);
+  hr_program *p = NULL;
+  if (m) CHECK_OK(hr_program_create(m, "main", NULL, NULL, &p));
+  if (p) {
+    run_pick(p, 2, (const float[]){2, 4, 6}, NULL);
+    run_pick(p, 7, NULL, "node 'unsupported' is a TopKV2: only jax2tf native-serialization graphs");
+  }
+  hr_program_free(p);
+}
+
+/* Predicates hlorun does not decide are refused when lowering: one computed from tensor values,
+ * and one from an op it does not lower (the error of graphs of other ops). */
+TEST(if_on_values_or_unknown_ops_is_refused) {
+  hr_status err;
+  hr_module *m = lower_pick(PRED_VALUES, NULL, &err);
+  CHECK(err && hr_status_code(err) == HR_UNIMPLEMENTED && m == NULL);
+  CHECK_STR_CONTAINS(err ? hr_status_message(err) : "", "node 'cond' (StatelessIf): its predicate depends on tensor values");
+  hr_status_free(err);
+  m = lower_pick(PRED_UNKNOWN_OP, NULL, &err);
+  CHECK(err && hr_status_code(err) == HR_UNIMPLEMENTED && m == NULL);
+  CHECK_STR_CONTAINS(err ? hr_status_message(err) : "", "node 'pred' is a Size: only jax2tf native-serialization graphs");
+  hr_status_free(err);
+  /* every prefix of the built file reads or fails cleanly, and so does lowering what reads */
+  buf pb;
+  build_branching_model(&pb, PRED_WIDTH, "TopKV2");
+  for (size_t n = 0; n < pb.n; n++) {
+    hr_savedmodel *cut = NULL;
+    const tf_function *fn = NULL;
+    hr_status s = hr_savedmodel_read_bytes("cut.pb", pb.p, n, NULL, &cut);
+    if (!s) s = hr_savedmodel_object_function(cut, "pick", &fn);
+    hr_module *lowered = NULL;
+    if (!s) s = hr_savedmodel_lower(cut, fn, NULL, &lowered);
+    hr_module_free(lowered);
+    hr_status_free(s);
+    hr_savedmodel_close(cut);
+  }
+  free(pb.p);
+}
+
 int main(void) {
   const char *out_dir = getenv("HLORUN_WRITE_SAVEDMODEL");
   if (out_dir) { /* tests/cli/test_savedmodel.sh: write the built SavedModel only */
@@ -464,6 +802,10 @@ int main(void) {
   have_shared = stat(probe, &st) == 0;
   RUN(built_saved_model_resolves_variables);
   RUN(built_saved_model_runs_with_its_variable);
+  RUN(if_on_a_shape_is_decided_per_input_shape);
+  RUN(if_on_a_constant_is_decided_when_lowered);
+  RUN(if_branch_not_lowered_fails_for_its_shapes);
+  RUN(if_on_values_or_unknown_ops_is_refused);
   if (!have_shared) {
     printf("../shared/real not found: the real files are skipped\n");
     TEST_MAIN_END();

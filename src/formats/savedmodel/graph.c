@@ -3,19 +3,24 @@
  * repeated field is counted first, then read into an arena array of that size. */
 #include "formats/savedmodel/graph.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/limits.h"
+#include "formats/savedmodel/tf_types.h"
 
 enum {
   GRAPH_NODE = 1, GRAPH_LIBRARY = 2,                              /* GraphDef */
   LIBRARY_FUNCTION = 1,                                           /* FunctionDefLibrary */
   NODE_NAME = 1, NODE_OP = 2, NODE_INPUT = 3, NODE_ATTR = 5,      /* NodeDef */
   ENTRY_KEY = 1, ENTRY_VALUE = 2,                                 /* map entries */
-  FUNC_SIGNATURE = 1, FUNC_NODE = 3, FUNC_RET = 4,                /* FunctionDef */
-  OPDEF_NAME = 1, OPDEF_INPUT = 2, OPDEF_OUTPUT = 3, ARG_NAME = 1, /* OpDef, OpDef.ArgDef */
-  ATTR_LIST = 1, ATTR_S = 2, ATTR_I = 3, ATTR_B = 5, ATTR_FUNC = 10, /* AttrValue */
-  LIST_S = 2, LIST_TYPE = 6, LIST_FUNC = 9,                        /* AttrValue.ListValue */
+  FUNC_SIGNATURE = 1, FUNC_NODE = 3, FUNC_RET = 4, FUNC_ARG_ATTR = 7, /* FunctionDef */
+  ARGATTRS_ATTR = 1,                                              /* FunctionDef.ArgAttrs */
+  OPDEF_NAME = 1, OPDEF_INPUT = 2, OPDEF_OUTPUT = 3, ARG_NAME = 1, ARG_TYPE = 3, /* OpDef, OpDef.ArgDef */
+  ATTR_LIST = 1, ATTR_S = 2, ATTR_I = 3, ATTR_B = 5, ATTR_TYPE = 6, ATTR_TENSOR = 8, ATTR_FUNC = 10, /* AttrValue */
+  LIST_S = 2, LIST_TYPE = 6, LIST_SHAPE = 7, LIST_FUNC = 9,       /* AttrValue.ListValue */
+  TENSOR_DTYPE = 1, TENSOR_SHAPE = 2, TENSOR_CONTENT = 4, TENSOR_FLOAT = 5, TENSOR_DOUBLE = 6, /* TensorProto */
+  TENSOR_INT = 7, TENSOR_INT64 = 10, TENSOR_BOOL = 11,
   NAMEATTR_NAME = 1,                                              /* NameAttrList */
   SHAPE_DIM = 2, SHAPE_UNKNOWN_RANK = 3, DIM_SIZE = 1,            /* TensorShapeProto */
 };
@@ -105,10 +110,26 @@ static hr_status read_nodes(hr_arena *arena, const hr_pb *c, const hr_pb_field *
   }
 }
 
-/* Reads the argument names (field `number`: input_arg or output_arg) of an OpDef. */
-static hr_status read_args(hr_arena *arena, const hr_pb *c, const hr_pb_field *opdef, uint32_t number, const char ***names, int *n) {
+/* The DataType an ArgDef names (0 when it names an attribute holding it instead). */
+static hr_status arg_type(const hr_pb *c, const hr_pb_field *arg, int *out) {
+  hr_pb sub = hr_pb_sub(c, arg);
+  hr_pb_field g;
+  bool more;
+  *out = 0;
+  for (;;) {
+    HR_TRY(hr_pb_next(&sub, &g, &more));
+    if (!more) return NULL;
+    if (g.number == ARG_TYPE) *out = (int)(g.u & 0xffff);
+  }
+}
+
+/* Reads the argument names (field `number`: input_arg or output_arg) of an OpDef, and their
+ * DataTypes when `types` is not NULL. */
+static hr_status read_args(hr_arena *arena, const hr_pb *c, const hr_pb_field *opdef, uint32_t number, const char ***names,
+                           int **types, int *n) {
   HR_TRY(hr_pb_count(c, opdef, number, HR_LIMIT_TF_LIST, n));
   HR_TRY(array(arena, *n, sizeof **names, (void **)names));
+  if (types) HR_TRY(array(arena, *n, sizeof **types, (void **)types));
   hr_pb sub = hr_pb_sub(c, opdef);
   hr_pb_field g;
   bool more;
@@ -116,7 +137,42 @@ static hr_status read_args(hr_arena *arena, const hr_pb *c, const hr_pb_field *o
     HR_TRY(hr_pb_next(&sub, &g, &more));
     if (!more) return NULL;
     if (g.number != number) continue;
-    HR_TRY(tf_message_string(arena, c, &g, ARG_NAME, &(*names)[i++]));
+    HR_TRY(tf_message_string(arena, c, &g, ARG_NAME, &(*names)[i]));
+    if (types) HR_TRY(arg_type(c, &g, &(*types)[i]));
+    i++;
+  }
+}
+
+/* Reads an arg_attr entry (map<uint32, ArgAttrs>) of `fn`: the argument's `_output_shapes`, when
+ * it records one shape, becomes its shape. */
+static hr_status read_arg_attrs(hr_arena *arena, const hr_pb *c, const hr_pb_field *f, tf_function *fn) {
+  hr_pb sub = hr_pb_sub(c, f);
+  hr_pb_field g, h;
+  bool more;
+  uint64_t index = UINT64_MAX;
+  hr_pb_field attrs = {0};
+  for (;;) {
+    HR_TRY(hr_pb_next(&sub, &g, &more));
+    if (!more) break;
+    if (g.number == ENTRY_KEY && g.wire == HR_PB_VARINT) index = g.u;
+    if (g.number != ENTRY_VALUE) continue;
+    HR_TRY(hr_pb_want(c, &g, HR_PB_LEN, "argument attributes"));
+    attrs = g;
+  }
+  if (index >= (uint64_t)fn->n_args || !attrs.data) return NULL; /* attributes of no argument of the signature */
+  hr_pb entries = hr_pb_sub(c, &attrs);
+  for (;;) {
+    HR_TRY(hr_pb_next(&entries, &h, &more));
+    if (!more) return NULL;
+    if (h.number != ARGATTRS_ATTR) continue;
+    HR_TRY(hr_pb_want(c, &h, HR_PB_LEN, "an argument attribute"));
+    tf_attr a;
+    HR_TRY(map_entry(arena, c, &h, &a.key, &a.value));
+    if (strcmp(a.key, "_output_shapes") != 0) continue;
+    tf_shape shapes[1];
+    int n = 0;
+    HR_TRY(tf_attr_list_shapes(c, &a, shapes, 1, &n));
+    if (n == 1) fn->arg_shapes[index] = shapes[0];
   }
 }
 
@@ -134,11 +190,11 @@ static hr_status read_function(hr_arena *arena, const hr_pb *c, const hr_pb_fiel
   bool more;
   for (int r = 0;;) {
     HR_TRY(hr_pb_next(&sub, &g, &more));
-    if (!more) return NULL;
+    if (!more) break;
     if (g.number == FUNC_SIGNATURE) {
       HR_TRY(hr_pb_want(c, &g, HR_PB_LEN, "a function signature"));
-      HR_TRY(read_args(arena, c, &g, OPDEF_INPUT, &out->args, &out->n_args));
-      HR_TRY(read_args(arena, c, &g, OPDEF_OUTPUT, &out->outputs, &out->n_outputs));
+      HR_TRY(read_args(arena, c, &g, OPDEF_INPUT, &out->args, &out->arg_types, &out->n_args));
+      HR_TRY(read_args(arena, c, &g, OPDEF_OUTPUT, &out->outputs, NULL, &out->n_outputs));
       HR_TRY(tf_message_string(arena, c, &g, OPDEF_NAME, &out->name));
     } else if (g.number == FUNC_RET) {
       HR_TRY(hr_pb_want(c, &g, HR_PB_LEN, "a function output"));
@@ -147,6 +203,18 @@ static hr_status read_function(hr_arena *arena, const hr_pb *c, const hr_pb_fiel
       HR_TRY(tf_string(arena, c, &value, &out->ret_values[r]));
       r++;
     }
+  }
+  /* The argument shapes, once the signature has said how many arguments there are. */
+  if (!out->arg_types) HR_TRY(array(arena, out->n_args, sizeof *out->arg_types, (void **)&out->arg_types));
+  HR_TRY(array(arena, out->n_args, sizeof *out->arg_shapes, (void **)&out->arg_shapes));
+  for (int i = 0; i < out->n_args; i++) out->arg_shapes[i].rank = -1;
+  sub = hr_pb_sub(c, f);
+  for (;;) {
+    HR_TRY(hr_pb_next(&sub, &g, &more));
+    if (!more) return NULL;
+    if (g.number != FUNC_ARG_ATTR) continue;
+    HR_TRY(hr_pb_want(c, &g, HR_PB_LEN, "an arg_attr entry"));
+    HR_TRY(read_arg_attrs(arena, c, &g, out));
   }
 }
 
@@ -222,6 +290,27 @@ const tf_function *tf_find_function(const tf_graph *g, const char *name) {
   return NULL;
 }
 
+bool tf_parse_ref(const char *ref, size_t *name_len, int *index) {
+  const char *colon = strchr(ref, ':');
+  *name_len = colon ? (size_t)(colon - ref) : strlen(ref);
+  *index = 0;
+  if (!colon) return *name_len > 0;
+  const char *last = strrchr(ref, ':');
+  char *end;
+  long v = strtol(last + 1, &end, 10);
+  if (*end || v < 0 || v > INT32_MAX) return false;
+  *index = (int)v;
+  return true;
+}
+
+const char *tf_data_input(const tf_node *node, int i) {
+  for (int k = 0; k < node->n_inputs; k++) {
+    if (node->inputs[k][0] == '^') continue;
+    if (i-- == 0) return node->inputs[k];
+  }
+  return NULL;
+}
+
 /* The field `number` of attribute `a`'s AttrValue, which must be there. */
 static hr_status attr_field(const hr_pb *c, const tf_attr *a, uint32_t number, int wire, const char *what, hr_pb_field *out) {
   hr_pb sub = hr_pb_sub(c, &a->value);
@@ -259,6 +348,136 @@ hr_status tf_attr_func(hr_arena *arena, const hr_pb *c, const tf_attr *a, const 
   hr_pb_field f;
   HR_TRY(attr_field(c, a, ATTR_FUNC, HR_PB_LEN, "function", &f));
   return tf_message_string(arena, c, &f, NAMEATTR_NAME, name);
+}
+
+hr_status tf_attr_type(const hr_pb *c, const tf_attr *a, int *out) {
+  hr_pb_field f;
+  HR_TRY(attr_field(c, a, ATTR_TYPE, HR_PB_VARINT, "type", &f));
+  *out = (int)(f.u & 0xffff);
+  return NULL;
+}
+
+/* ---- constant tensors (TensorProto) ---- */
+
+/* Stores element `i` of a tensor being read: `bits` of a value of its DataType as stored in
+ * tensor_content or a *_val field (floats as their IEEE bits, integers sign-extended). */
+static void put_element(tf_const *t, int64_t i, uint64_t bits) {
+  if (!t->floats) {
+    t->ints[i] = (int64_t)bits;
+  } else if (t->dtype == 1) { /* DT_FLOAT */
+    uint32_t b32 = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b32, sizeof f);
+    t->floats[i] = f;
+  } else {
+    memcpy(&t->floats[i], &bits, sizeof bits);
+  }
+}
+
+/* The bits of element `i` of little-endian bytes holding `size`-byte elements, sign-extended to
+ * 64 bits when `is_signed`. */
+static uint64_t content_element(const uint8_t *data, size_t size, int64_t i, bool is_signed) {
+  uint64_t v = 0;
+  for (size_t b = 0; b < size; b++) v |= (uint64_t)data[(size_t)i * size + b] << (8 * b);
+  if (is_signed && size < 8 && (v >> (8 * size - 1)) & 1) v |= ~(uint64_t)0 << (8 * size);
+  return v;
+}
+
+/* What the DataType of a tensor being read is: a float type (DT_FLOAT, DT_DOUBLE), a signed
+ * integer, or an unsigned integer or bool; and its bytes in tensor_content. Other types are refused. */
+static hr_status tensor_kind(const hr_pb *c, size_t offset, int dtype, bool *is_float, bool *is_signed, size_t *size) {
+  *is_float = dtype == 1 || dtype == 2;
+  *is_signed = dtype == 3 || dtype == 5 || dtype == 6 || dtype == 9;
+  bool is_unsigned = dtype == 4 || dtype == 10 || dtype == 17 || dtype == 22 || dtype == 23;
+  if (!*is_float && !*is_signed && !is_unsigned)
+    return hr_error(HR_UNIMPLEMENTED, "%s: offset %zu: a constant of DataType %d, which hlorun does not read", c->file, offset, dtype);
+  *size = hr_tf_dtype_size(dtype);
+  return NULL;
+}
+
+/* Appends value `v` (bits as put_element takes them) as element *k of `t`. */
+static hr_status add_value(const hr_pb *c, size_t offset, tf_const *t, int64_t *k, uint64_t v) {
+  if (*k == t->n) return hr_pb_error(c, offset, "a constant holds more values than its %lld elements", (long long)t->n);
+  put_element(t, (*k)++, v);
+  return NULL;
+}
+
+/* Appends the values of one *_val field `g` of a tensor (one value, or a packed array of them). */
+static hr_status add_values(const hr_pb *c, const hr_pb_field *g, tf_const *t, int64_t *k) {
+  if (g->wire != HR_PB_LEN) return add_value(c, g->offset, t, k, g->u);
+  if (g->number == TENSOR_FLOAT || g->number == TENSOR_DOUBLE) { /* packed fixed-size values */
+    size_t es = g->number == TENSOR_FLOAT ? 4 : 8;
+    if (g->len % es) return hr_pb_error(c, g->offset, "packed values cut short");
+    for (size_t i = 0; i < g->len / es; i++) HR_TRY(add_value(c, g->offset, t, k, content_element(g->data, es, (int64_t)i, false)));
+    return NULL;
+  }
+  hr_pb packed = hr_pb_sub(c, g);
+  for (uint64_t v;;) {
+    bool more;
+    HR_TRY(hr_pb_next_packed(&packed, &v, &more));
+    if (!more) return NULL;
+    HR_TRY(add_value(c, g->offset, t, k, v));
+  }
+}
+
+/* Reads the *_val values of TensorProto `msg` into `t`: TF repeats the last value over the
+ * elements it leaves out, and no values at all mean zeros. */
+static hr_status tensor_values(const hr_pb *c, const hr_pb_field *msg, tf_const *t) {
+  hr_pb sub = hr_pb_sub(c, msg);
+  hr_pb_field g;
+  bool more;
+  int64_t k = 0;
+  for (;;) {
+    HR_TRY(hr_pb_next(&sub, &g, &more));
+    if (!more) break;
+    bool wanted = t->floats ? (g.number == TENSOR_FLOAT && t->dtype == 1) || (g.number == TENSOR_DOUBLE && t->dtype == 2)
+                            : g.number == TENSOR_INT || g.number == TENSOR_INT64 || g.number == TENSOR_BOOL;
+    if (wanted) HR_TRY(add_values(c, &g, t, &k));
+  }
+  for (int64_t i = k; i < t->n; i++) {
+    if (t->floats) t->floats[i] = k ? t->floats[k - 1] : 0.0;
+    else t->ints[i] = k ? t->ints[k - 1] : 0;
+  }
+  return NULL;
+}
+
+hr_status tf_attr_tensor(hr_arena *arena, const hr_pb *c, const tf_attr *a, int64_t cap, tf_const *out) {
+  hr_pb_field msg, g;
+  HR_TRY(attr_field(c, a, ATTR_TENSOR, HR_PB_LEN, "tensor", &msg));
+  memset(out, 0, sizeof *out);
+  hr_pb sub = hr_pb_sub(c, &msg);
+  hr_pb_field content = {0};
+  bool more;
+  for (;;) {
+    HR_TRY(hr_pb_next(&sub, &g, &more));
+    if (!more) break;
+    if (g.number == TENSOR_DTYPE) out->dtype = (int)(g.u & 0xffff);
+    if (g.number == TENSOR_SHAPE) HR_TRY(tf_shape_read(c, &g, &out->shape));
+    if (g.number != TENSOR_CONTENT) continue;
+    HR_TRY(hr_pb_want(c, &g, HR_PB_LEN, "tensor content"));
+    content = g;
+  }
+  if (out->shape.rank < 0) return hr_pb_error(c, msg.offset, "constant '%s' has no known shape", a->key);
+  out->n = 1;
+  for (int d = 0; d < out->shape.rank; d++) {
+    if (out->shape.dims[d] < 0) return hr_pb_error(c, msg.offset, "constant '%s' has no known shape", a->key);
+    if (out->shape.dims[d] > 0 && out->n > cap / out->shape.dims[d])
+      return hr_error(HR_UNIMPLEMENTED, "%s: offset %zu: constant '%s' holds more than %lld elements", c->file, msg.offset,
+                      a->key, (long long)cap);
+    out->n *= out->shape.dims[d];
+  }
+  bool is_float = false, is_signed = false;
+  size_t size = 0;
+  HR_TRY(tensor_kind(c, msg.offset, out->dtype, &is_float, &is_signed, &size));
+  size_t n = out->n > 0 ? (size_t)out->n : 1;
+  if (is_float ? !(out->floats = HR_ARENA_ARRAY(arena, double, n)) : !(out->ints = HR_ARENA_ARRAY(arena, int64_t, n)))
+    return oom();
+  if (!content.data) return tensor_values(c, &msg, out);
+  if (content.len != (size_t)out->n * size)
+    return hr_pb_error(c, content.offset, "constant '%s': %zu bytes of content for %lld elements of %zu bytes", a->key,
+                       content.len, (long long)out->n, size);
+  for (int64_t i = 0; i < out->n; i++) put_element(out, i, content_element(content.data, size, i, is_signed));
+  return NULL;
 }
 
 /* Calls `each` on every field numbered `number` of the attribute's list (none when it has none). */
@@ -335,4 +554,12 @@ static hr_status put_func(void *ctx, const hr_pb *c, const hr_pb_field *f, int i
 hr_status tf_attr_list_funcs(hr_arena *arena, const hr_pb *c, const tf_attr *a, const char **out, int cap, int *n) {
   names_ctx k = {arena, out};
   return each_in_list(c, a, LIST_FUNC, cap, n, put_func, &k);
+}
+
+static hr_status put_shape(void *ctx, const hr_pb *c, const hr_pb_field *f, int i) {
+  return tf_shape_read(c, f, &((tf_shape *)ctx)[i]);
+}
+
+hr_status tf_attr_list_shapes(const hr_pb *c, const tf_attr *a, tf_shape *out, int cap, int *n) {
+  return each_in_list(c, a, LIST_SHAPE, cap, n, put_shape, out);
 }

@@ -1,5 +1,6 @@
 /* hr_savedmodel_read (hlorun.h): a SavedModel's signature as a module and the weights its variables
- * hold, for the CLI and the server. */
+ * hold, for the CLI and the server; a name no signature has may name a function of the object
+ * graph (deepmd's call_lower), lowered with the TF ops around its XlaCallModule nodes (lower.c). */
 #include <string.h>
 
 #include "base/weights.h"
@@ -52,6 +53,13 @@ static hr_status read_variables(const hr_savedmodel *sm, const tf_program *p, co
   return s;
 }
 
+/* The module of object-graph function `name` (no SignatureDef has that name). */
+static hr_status read_function(hr_savedmodel *sm, const char *name, hr_module **module) {
+  const tf_function *fn;
+  HR_TRY(hr_savedmodel_object_function(sm, name, &fn));
+  return hr_savedmodel_lower(sm, fn, NULL, module);
+}
+
 hr_status hr_savedmodel_read(const char *path, const char *signature, const hr_allocator *a, hr_module **module,
                              hr_weights **weights) {
   if (!path || !module || !weights) return hr_error(HR_INVALID_ARGUMENT, "hr_savedmodel_read: NULL argument");
@@ -61,11 +69,15 @@ hr_status hr_savedmodel_read(const char *path, const char *signature, const hr_a
   hr_savedmodel *sm;
   HR_TRY(hr_savedmodel_open(path, a, &sm));
   const tf_signature *sig = hr_savedmodel_signature(sm, signature);
-  hr_status s = sig ? NULL : hr_error(HR_NOT_FOUND, "%s: no signature '%s' (hlorun inspect lists them)", sm->path, signature);
+  hr_status s = NULL;
   tf_program p;
-  if (!s) s = hr_savedmodel_resolve(sm, sig, &p);
-  if (!s) s = hr_savedmodel_module(sm, sig, &p, NULL, module);
-  if (!s) s = read_variables(sm, &p, a, weights);
+  if (!sig) {
+    s = read_function(sm, signature, module);
+  } else {
+    s = hr_savedmodel_resolve(sm, sig, &p);
+    if (!s) s = hr_savedmodel_module(sm, sig, &p, NULL, module);
+    if (!s) s = read_variables(sm, &p, a, weights);
+  }
   if (s) {
     hr_module_free(*module);
     *module = NULL;

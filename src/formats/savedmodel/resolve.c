@@ -11,7 +11,7 @@
 #include "base/strbuf.h"
 #include "formats/mlirbc/bytecode.h"
 #include "formats/module_file.h"
-#include "formats/savedmodel/savedmodel.h"
+#include "formats/savedmodel/savedmodel_internal.h"
 
 /* The function instance a tensor name is read in: a library function entered by a call node of
  * its caller's scope, or the graph itself (fn NULL). */
@@ -41,11 +41,10 @@ typedef struct resolver {
 
 static hr_status follow(resolver *r, const scope *s, const char *ref, src *out);
 
-/* The op names of the graph and its functions, listed in an error for graphs of other ops. */
-static hr_status unsupported(resolver *r, const tf_node *node) {
+hr_status hr_sm_unsupported(const hr_savedmodel *sm, const tf_node *node) {
   hr_strbuf sb;
   hr_strbuf_init(&sb, NULL);
-  const tf_graph *g = &r->sm->graph;
+  const tf_graph *g = &sm->graph;
   int listed = 0;
   for (int f = -1; f < g->n_functions && listed < 40; f++) {
     const tf_node *nodes = f < 0 ? g->nodes : g->functions[f].nodes;
@@ -60,37 +59,20 @@ static hr_status unsupported(resolver *r, const tf_node *node) {
     st = hr_error(HR_UNIMPLEMENTED,
                   "%s: offset %zu: node '%s' is a %s: only jax2tf native-serialization graphs (XlaCallModule) are "
                   "supported; this graph holds %s",
-                  r->sm->path, node->offset, node->name, node->op, sb.data ? sb.data : "no ops");
+                  sm->path, node->offset, node->name, node->op, sb.data ? sb.data : "no ops");
   hr_strbuf_free(&sb);
   return st;
 }
 
-/* Splits "node:out:idx", "node:idx" or "node" into the node name (its length) and output index. */
-static bool parse_ref(const char *ref, size_t *name_len, int *index) {
-  const char *colon = strchr(ref, ':');
-  *name_len = colon ? (size_t)(colon - ref) : strlen(ref);
-  *index = 0;
-  if (!colon) return *name_len > 0;
-  const char *last = strrchr(ref, ':');
-  char *end;
-  long v = strtol(last + 1, &end, 10);
-  if (*end || v < 0 || v > INT32_MAX) return false;
-  *index = (int)v;
-  return true;
-}
-
-/* The non-control input `i` of `node` ("^x" inputs only order execution). */
-static const char *data_input(const tf_node *node, int i) {
-  for (int k = 0; k < node->n_inputs; k++) {
-    if (node->inputs[k][0] == '^') continue;
-    if (i-- == 0) return node->inputs[k];
-  }
+const tf_xla_call *hr_sm_xla_call(const hr_savedmodel *sm, const tf_node *node) {
+  for (int i = 0; i < sm->n_xla_calls; i++)
+    if (sm->xla_calls[i].node == node) return &sm->xla_calls[i];
   return NULL;
 }
 
 /* Follows input `i` of `node` in scope `s`. */
 static hr_status follow_input(resolver *r, const scope *s, const tf_node *node, int i, src *out) {
-  const char *in = data_input(node, i);
+  const char *in = tf_data_input(node, i);
   if (!in) return hr_pb_error(&r->sm->file, node->offset, "node '%s' (%s) lacks input %d", node->name, node->op, i);
   return follow(r, s, in, out);
 }
@@ -120,8 +102,7 @@ static hr_status follow_xla_call(resolver *r, const scope *s, const tf_node *nod
                        r->call_node->name, node->name);
   if (!r->call_node) {
     r->call_node = node;
-    for (int i = 0; i < r->sm->n_xla_calls; i++)
-      if (r->sm->xla_calls[i].node == node) r->prog->call = &r->sm->xla_calls[i];
+    r->prog->call = hr_sm_xla_call(r->sm, node);
     int n = 0;
     for (int k = 0; k < node->n_inputs; k++) n += node->inputs[k][0] != '^';
     r->prog->n_args = n;
@@ -182,7 +163,7 @@ static hr_status follow_node(resolver *r, const scope *s, const char *ref, src *
   }
   size_t len;
   int index;
-  if (!parse_ref(ref, &len, &index)) return hr_error(HR_INVALID_ARGUMENT, "%s: malformed tensor name '%s'", r->sm->path, ref);
+  if (!tf_parse_ref(ref, &len, &index)) return hr_error(HR_INVALID_ARGUMENT, "%s: malformed tensor name '%s'", r->sm->path, ref);
   const tf_node *node = s->fn ? tf_find_node(s->fn->nodes, s->fn->n_nodes, ref, len)
                               : tf_find_node(r->sm->graph.nodes, r->sm->graph.n_nodes, ref, len);
   if (!node) return hr_error(HR_INVALID_ARGUMENT, "%s: no node '%.*s'%s%s", r->sm->path, (int)len, ref,
@@ -199,7 +180,7 @@ static hr_status follow_node(resolver *r, const scope *s, const char *ref, src *
     *out = (src){.kind = SRC_VARIABLE, .var = node};
     return NULL;
   }
-  return unsupported(r, node);
+  return hr_sm_unsupported(r->sm, node);
 }
 
 hr_status hr_savedmodel_resolve(hr_savedmodel *sm, const tf_signature *sig, tf_program *out) {
@@ -279,9 +260,7 @@ static hr_status order_results(hr_module *m, hr_func *f, const tf_signature *sig
   return NULL;
 }
 
-hr_status hr_savedmodel_module(const hr_savedmodel *sm, const tf_signature *sig, const tf_program *p,
-                               const hr_parse_options *opts, hr_module **out) {
-  const tf_xla_call *call = p->call;
+hr_status hr_sm_call_module(const hr_savedmodel *sm, const tf_xla_call *call, const hr_parse_options *opts, hr_module **out) {
   *out = NULL;
   if (call->has_token_input_output)
     return hr_error(HR_UNIMPLEMENTED, "%s: XlaCallModule '%s' passes tokens, which jax2tf never writes", sm->path, call->node->name);
@@ -294,9 +273,25 @@ hr_status hr_savedmodel_module(const hr_savedmodel *sm, const tf_signature *sig,
   if (!s && call->n_platforms > 1) s = hr_module_bind_platform(m, call->platforms, call->n_platforms, sm->path);
   for (int i = 0; !s && i < call->n_disabled_checks; i++)
     if (strcmp(call->disabled_checks[i], "shape_assertions") == 0) hr_module_drop_shape_assertions(m);
-  hr_func *f = s ? NULL : hr_module_find_func(m, "main");
-  if (!s && !f) s = hr_error(HR_INVALID_ARGUMENT, "%s: the module of XlaCallModule '%s' has no @main", sm->path, call->node->name);
-  if (!s && f->n_args != p->n_args)
+  if (!s && !hr_module_find_func(m, "main"))
+    s = hr_error(HR_INVALID_ARGUMENT, "%s: the module of XlaCallModule '%s' has no @main", sm->path, call->node->name);
+  if (s) {
+    hr_module_free(m);
+    return s;
+  }
+  *out = m;
+  return NULL;
+}
+
+hr_status hr_savedmodel_module(const hr_savedmodel *sm, const tf_signature *sig, const tf_program *p,
+                               const hr_parse_options *opts, hr_module **out) {
+  const tf_xla_call *call = p->call;
+  *out = NULL;
+  hr_module *m = NULL;
+  HR_TRY(hr_sm_call_module(sm, call, opts, &m));
+  hr_func *f = hr_module_find_func(m, "main");
+  hr_status s = NULL;
+  if (f->n_args != p->n_args)
     s = hr_error(HR_INVALID_ARGUMENT, "%s: XlaCallModule '%s' has %d inputs, its module's @main %d parameters", sm->path,
                  call->node->name, p->n_args, f->n_args);
   if (!s) s = name_params(m, f, sig, p);

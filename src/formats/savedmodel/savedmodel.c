@@ -433,3 +433,22 @@ void hr_savedmodel_describe(const hr_savedmodel *sm, hr_strbuf *out) {
     hr_strbuf_putc(out, '\n');
   }
 }
+
+hr_status hr_savedmodel_object_function(const hr_savedmodel *sm, const char *name, const tf_function **out) {
+  *out = NULL;
+  for (int i = 0; i < sm->n_object_functions; i++) {
+    const tf_object_function *f = &sm->object_functions[i];
+    bool named = strcmp(f->name, name) == 0;
+    for (int k = 0; k < f->n_concrete && !named; k++) named = strcmp(f->concrete[k], name) == 0;
+    if (!named) continue;
+    if (f->n_concrete != 1 && strcmp(f->name, name) == 0)
+      return hr_error(HR_INVALID_ARGUMENT, "%s: function '%s' has %d concrete functions: name one (hlorun inspect lists them)",
+                      sm->path, name, f->n_concrete);
+    const char *concrete = f->n_concrete == 1 ? f->concrete[0] : name;
+    if (!(*out = tf_find_function(&sm->graph, concrete)))
+      return hr_error(HR_INVALID_ARGUMENT, "%s: function '%s' runs %s, which the library lacks", sm->path, name, concrete);
+    return NULL;
+  }
+  return hr_error(HR_NOT_FOUND, "%s: no signature '%s', nor an object-graph function of that name (hlorun inspect lists them)", sm->path,
+                  name);
+}

@@ -6,9 +6,11 @@
  * (Identity, IdentityN, XlaSharding, ReadVariableOp, StatefulPartitionedCall/PartitionedCall into
  * the library, ...) to one XlaCallModule, whose inputs must come from the signature's inputs or
  * from variables; each variable's checkpoint key is found in the SavedModel's restore function
- * (RestoreV2 -> AssignVariableOp), the way TF Serving's loader restores it. Any other op is an
- * error that lists the ops of the graph and says that only jax2tf native-serialization graphs are
- * supported. */
+ * (RestoreV2 -> AssignVariableOp), the way TF Serving's loader restores it. A function of the
+ * object graph (a SavedModel with no signature, such as deepmd's) becomes one program with the TF
+ * ops jax2tf writes around its XlaCallModules when it branches on shapes lowered to StableHLO
+ * (lower.c: Shape, StridedSlice, If, ...). Any other op is an error that lists the ops of the
+ * graph and says that only jax2tf native-serialization graphs are supported. */
 #ifndef HLORUN_FORMATS_SAVEDMODEL_SAVEDMODEL_H
 #define HLORUN_FORMATS_SAVEDMODEL_SAVEDMODEL_H
 
@@ -113,6 +115,20 @@ hr_status hr_savedmodel_variable_key(hr_savedmodel *sm, const tf_node *var, cons
  * and named after its output keys. */
 hr_status hr_savedmodel_module(const hr_savedmodel *sm, const tf_signature *sig, const tf_program *p,
                                const hr_parse_options *opts, hr_module **out);
+
+/* The library function object-graph function `name` runs (`name` is the tf.function attribute of
+ * the saved object, such as deepmd's "call_lower", or its concrete function's name): NOT_FOUND
+ * when there is none, INVALID_ARGUMENT when it has several concrete functions. */
+hr_status hr_savedmodel_object_function(const hr_savedmodel *sm, const char *name, const tf_function **out);
+
+/* Library function `fn` as one module (lower.c): @main takes the function's arguments (typed by
+ * their DataTypes and recorded shapes, named after them: jax.arg_info) and returns its outputs
+ * (named after its output arguments: jax.result_info); each XlaCallModule it reaches is a call of
+ * its module's functions, joined into the module, and the TF ops around them (the shape
+ * arithmetic and If/StatelessIf of jax2tf's shape-dependent branches) are StableHLO ops; a branch
+ * is taken per input shape when the program is specialized. Other ops are refused as
+ * hr_savedmodel_resolve refuses them. The module is verified unless opts->no_verify. */
+hr_status hr_savedmodel_lower(hr_savedmodel *sm, const tf_function *fn, const hr_parse_options *opts, hr_module **out);
 
 /* Appends the inspection text: tags, signatures (inputs and outputs with TF dtypes and shapes),
  * object-graph functions, and each XlaCallModule's version, platforms and module size. */
