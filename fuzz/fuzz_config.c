@@ -1,5 +1,6 @@
 /* libFuzzer target for the configuration readers (src/server/textproto.c, config.c): any byte
- * string must parse, as a ModelServerConfig and as BatchingParameters, or fail cleanly; what
+ * string must parse, as a ModelServerConfig, as BatchingParameters and as an SSLConfig, or fail
+ * cleanly; what
  * parses must hold what the schema promises (server.h). */
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       if (p.allowed_batch_sizes[i] <= p.allowed_batch_sizes[i - 1]) __builtin_trap();
     srv_batching_free(&p);
   }
+  hr_status_free(s);
+
+  srv_ssl_config ssl;
+  s = srv_ssl_parse("fuzz.ssl", text, size, &ssl);
+  if (!s && (!ssl.server_key || !ssl.server_cert || (ssl.client_verify && !ssl.custom_ca))) __builtin_trap();
+  if (s && (ssl.server_key || ssl.server_cert || ssl.custom_ca)) __builtin_trap();
+  srv_ssl_free(&ssl);
   hr_status_free(s);
   return 0;
 }

@@ -20,12 +20,12 @@ static const char serve_usage[] =
     "                    [--rest_api_timeout_in_ms N] [--request_read_timeout_seconds N]\n"
     "                    [--max_connections N] [--max_connections_per_client N]\n"
     "                    [--max_model_bytes N] [--max_total_model_bytes N] [--drain_timeout_seconds N]\n"
-    "                    [--tensorflow_intra_op_parallelism N]\n"
+    "                    [--tensorflow_intra_op_parallelism N] [--ssl_config_file FILE]\n"
     "  serves TensorFlow Serving's REST API for hlorun artifacts in DIR/<version>/*.hlo;\n"
     "  --port 0 picks a free port; the line \"listening on HOST:PORT\" is printed once serving\n";
 
 typedef struct serve_args {
-  const char *host, *model_name, *base_path, *config_file, *batching_file;
+  const char *host, *model_name, *base_path, *config_file, *batching_file, *ssl_file;
   int64_t port, rest_api_port, threads, poll_seconds, max_request_bytes, max_json_depth, max_tensor_elements;
   int64_t drain_seconds, intra_op_threads, max_output_bytes, max_buffered_bytes, timeout_ms, read_seconds;
   int64_t max_connections, max_connections_per_client, max_model_bytes, max_total_model_bytes;
@@ -117,6 +117,7 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
       {"file_system_poll_wait_seconds", FLAG_INT, 0, 86400, &a->poll_seconds},
       {"enable_batching", FLAG_BOOL, 0, 0, &a->enable_batching},
       {"batching_parameters_file", FLAG_STRING, 0, 0, &a->batching_file},
+      {"ssl_config_file", FLAG_STRING, 0, 0, &a->ssl_file},
       {"rest_api_num_threads", FLAG_INT, 1, HR_LIMIT_REST_THREADS_MAX, &a->threads},
       {"max_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_request_bytes},
       {"max_json_depth", FLAG_INT, 4, HR_LIMIT_JSON_DEPTH_MAX, &a->max_json_depth},
@@ -227,10 +228,14 @@ int cmd_serve(int argc, char **argv) {
     int64_t fill = o.batching.max_batch_size * o.batching.num_batch_threads;
     if (fill > o.num_threads) o.num_threads = (int)(fill < 1024 ? fill : 1024);
   }
+  srv_ssl_config ssl = {0};
+  hr_status s = a.ssl_file ? srv_ssl_read_file(a.ssl_file, &ssl) : NULL;
+  if (a.ssl_file && !s) o.ssl = &ssl;
   srv_config config;
-  hr_status s = load_config(&a, &config);
+  if (!s) s = load_config(&a, &config);
   if (s) {
     srv_batching_free(&o.batching);
+    srv_ssl_free(&ssl);
     return report_error(s);
   }
   /* Block the shutdown signals before any thread starts, so that only sigwait sees them. */
@@ -242,5 +247,6 @@ int cmd_serve(int argc, char **argv) {
   signal(SIGPIPE, SIG_IGN);
   rc = serve(&o, &config, &signals);
   srv_batching_free(&o.batching);
+  srv_ssl_free(&ssl);
   return rc;
 }

@@ -1,5 +1,5 @@
-/* TensorFlow Serving's configuration files: ModelServerConfig and BatchingParameters in protobuf
- * text format, checked against their schema (the fields hlorun uses) with FILE:LINE:COL errors. */
+/* TensorFlow Serving's configuration files: ModelServerConfig, BatchingParameters and SSLConfig in
+ * protobuf text format, checked against their schema (the fields hlorun uses) with FILE:LINE:COL errors. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,4 +429,70 @@ void srv_batching_free(srv_batching_params *p) {
   free(p->allowed_batch_sizes);
   p->allowed_batch_sizes = NULL;
   p->n_allowed_batch_sizes = 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* SSLConfig                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Reads one field of an SSLConfig; `seen` flags its four fields. */
+static hr_status read_ssl_field(const schema *sc, const srv_tp_field *f, srv_ssl_config *c, bool seen[4]) {
+  static const char *const names[4] = {"server_key", "server_cert", "custom_ca", "client_verify"};
+  char **strings[3] = {&c->server_key, &c->server_cert, &c->custom_ca};
+  for (int k = 0; k < 4; k++) {
+    if (strcmp(f->name, names[k]) != 0) continue;
+    HR_TRY(once(sc, f, &seen[k]));
+    return k < 3 ? want_string(sc, f, strings[k]) : want_bool(sc, f, &c->client_verify);
+  }
+  return srv_tp_error(sc->file, f, "unknown field '%s' in SSLConfig (known: server_key, server_cert, custom_ca, client_verify)",
+                      f->name);
+}
+
+/* Fails unless the PEM text `pem` of field `name` is present and looks like PEM. */
+static hr_status want_pem(const char *file, const char *name, const char *pem) {
+  if (!pem || !*pem) return hr_error(HR_INVALID_ARGUMENT, "%s: SSLConfig needs %s (PEM text)", file, name);
+  if (!strstr(pem, "-----BEGIN "))
+    return hr_error(HR_INVALID_ARGUMENT, "%s: %s is not PEM text (no '-----BEGIN ' line); it holds the key or "
+                    "certificate itself, not a path", file, name);
+  return NULL;
+}
+
+hr_status srv_ssl_parse(const char *filename, const char *text, size_t len, srv_ssl_config *out) {
+  *out = (srv_ssl_config){0};
+  schema sc = {filename};
+  srv_tp_field root;
+  HR_TRY(srv_tp_parse(filename, text, len, &root));
+  bool seen[4] = {false};
+  hr_status s = NULL;
+  for (int i = 0; !s && i < root.n_fields; i++) s = read_ssl_field(&sc, &root.fields[i], out, seen);
+  srv_tp_free(&root);
+  if (out->custom_ca && !out->custom_ca[0]) { /* proto3: an empty string is an absent field */
+    free(out->custom_ca);
+    out->custom_ca = NULL;
+  }
+  if (!s) s = want_pem(filename, "server_key", out->server_key);
+  if (!s) s = want_pem(filename, "server_cert", out->server_cert);
+  if (!s && out->custom_ca) s = want_pem(filename, "custom_ca", out->custom_ca);
+  if (!s && out->client_verify && !out->custom_ca)
+    s = hr_error(HR_INVALID_ARGUMENT, "%s: client_verify needs custom_ca, the authority client certificates are checked against",
+                 filename);
+  if (s) srv_ssl_free(out);
+  return s;
+}
+
+hr_status srv_ssl_read_file(const char *path, srv_ssl_config *out) {
+  *out = (srv_ssl_config){0};
+  char *text;
+  size_t len;
+  HR_TRY(hr_read_file(path, NULL, HR_LIMIT_CONFIG_FILE_BYTES, &text, &len));
+  hr_status s = srv_ssl_parse(path, text, len, out);
+  hr_default_allocator()->free(NULL, text);
+  return s;
+}
+
+void srv_ssl_free(srv_ssl_config *c) {
+  free(c->server_key);
+  free(c->server_cert);
+  free(c->custom_ca);
+  *c = (srv_ssl_config){0};
 }

@@ -23,9 +23,14 @@
  * still sending, does not lose the answer to a reset connection) up to HR_LIMIT_DISCARD_FACTOR
  * times the bound, beyond which the connection is closed (at once when Content-Length announces
  * such a body). Requests are counted from their arrival to their completion, so that a shutdown
- * can wait for them. */
+ * can wait for them.
+ *
+ * With an SSLConfig (srv_options.ssl) the port speaks HTTPS only (libmicrohttpd over GnuTLS);
+ * with client_verify, a request whose client did not present a certificate that custom_ca signs
+ * is answered 403 before anything else is looked at. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <sys/resource.h>
@@ -295,11 +300,24 @@ static enum MHD_Result run_later(srv_server *s, struct MHD_Connection *c, reques
   return MHD_YES;
 }
 
-/* The first call for a request, its headers in: checks the URL and framing and judges the body,
- * answering at once (and closing the connection) when the request is refused. */
+/* Whether the client of TLS connection `c` presented a certificate that the trusted authority
+ * (custom_ca) signs and that is valid now. */
+static bool client_verified(struct MHD_Connection *c) {
+  const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+  if (!info || !info->tls_session) return false;
+  unsigned status = 0;
+  return gnutls_certificate_verify_peers2((gnutls_session_t)info->tls_session, &status) == GNUTLS_E_SUCCESS &&
+         status == 0;
+}
+
+/* The first call for a request, its headers in: checks the client's certificate (when asked to),
+ * the URL and framing and judges the body, answering at once (and closing the connection) when
+ * the request is refused. */
 static enum MHD_Result begin_request(srv_server *s, struct MHD_Connection *c, request_state *st) {
   st->begun = true;
   request_begins(s);
+  if (s->opts.ssl && s->opts.ssl->client_verify && !client_verified(c))
+    return reply_now(s, c, st, 403, "a client certificate signed by the server's custom_ca is required", true);
   const char *why;
   int refuse = judge_framing(c, &why);
   if (refuse) return reply_now(s, c, st, refuse, why, true);
@@ -456,14 +474,34 @@ static unsigned connection_limit(const srv_server *s) {
   return (rlim_t)s->opts.max_connections < fds ? (unsigned)s->opts.max_connections : (unsigned)fds;
 }
 
+/* The TLS options of the daemon for `ssl` (NULL: none) into `items` (MHD_OPTION_END-terminated);
+ * *flags gains MHD_USE_TLS. */
+static hr_status tls_options(const srv_ssl_config *ssl, struct MHD_OptionItem items[4], unsigned *flags) {
+  int n = 0;
+  if (ssl) {
+    if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES)
+      return hr_error(HR_UNIMPLEMENTED, "this libmicrohttpd was built without TLS; the SSL config cannot be served");
+    *flags |= MHD_USE_TLS;
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, ssl->server_key};
+    items[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, ssl->server_cert};
+    /* the authority makes the server ask for (not require) a client certificate; begin_request
+     * requires it when client_verify is set */
+    if (ssl->custom_ca) items[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, ssl->custom_ca};
+  }
+  items[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+  return NULL;
+}
+
 hr_status srv_http_start(srv_server *s) {
   HR_TRY(srv_workers_create(s->opts.num_threads, &s->workers));
   HR_TRY(srv_conns_start(&s->conns));
-  HR_TRY(open_listener(s));
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME;
   flags |= MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES ? MHD_USE_EPOLL : MHD_USE_POLL;
+  struct MHD_OptionItem tls[4];
+  HR_TRY(tls_options(s->opts.ssl, tls, &flags));
+  HR_TRY(open_listener(s));
   s->daemon = MHD_start_daemon(
-      flags, 0, NULL, NULL, on_request, s, MHD_OPTION_LISTEN_SOCKET, s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE,
+      flags, 0, NULL, NULL, on_request, s, MHD_OPTION_ARRAY, tls, MHD_OPTION_LISTEN_SOCKET, s->listen_fd, MHD_OPTION_THREAD_POOL_SIZE,
       io_threads(), MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
       MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SRV_IDLE_SECONDS,
       MHD_OPTION_CONNECTION_LIMIT, connection_limit(s), MHD_OPTION_PER_IP_CONNECTION_LIMIT,
@@ -471,7 +509,8 @@ hr_status srv_http_start(srv_server *s) {
   if (!s->daemon) {
     close(s->listen_fd);
     s->listen_fd = -1;
-    return hr_error(HR_INTERNAL, "cannot start the HTTP server on %s", s->address);
+    return hr_error(HR_INTERNAL, "cannot start the HTTP server on %s%s", s->address,
+                    s->opts.ssl ? " (is the SSL config's server_key the key of its server_cert?)" : "");
   }
   return NULL;
 }

@@ -97,6 +97,28 @@ hr_status srv_batching_read_file(const char *path, srv_batching_params *out);
 void srv_batching_free(srv_batching_params *p);
 
 /* ---------------------------------------------------------------------------------------------- */
+/* TLS (SSLConfig)                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* TensorFlow Serving's SSLConfig (tensorflow_serving/config/ssl_config.proto), the PEM texts
+ * themselves in the file (not paths):
+ *   server_key: "-----BEGIN PRIVATE KEY-----\n..."  server_cert: "-----BEGIN CERTIFICATE-----\n..."
+ *   custom_ca: "..."  client_verify: true
+ * client_verify needs custom_ca: a request whose client presents no certificate signed by it is
+ * answered 403. */
+typedef struct srv_ssl_config {
+  char *server_key;  /* PEM; required */
+  char *server_cert; /* PEM chain; required */
+  char *custom_ca;   /* PEM; NULL when absent */
+  bool client_verify;
+} srv_ssl_config;
+
+/* Parses an SSLConfig in protobuf text format; errors name FILE:LINE:COL. */
+hr_status srv_ssl_parse(const char *filename, const char *text, size_t len, srv_ssl_config *out);
+hr_status srv_ssl_read_file(const char *path, srv_ssl_config *out);
+void srv_ssl_free(srv_ssl_config *c);
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Server                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -121,6 +143,7 @@ typedef struct srv_options {
   size_t max_total_model_bytes; /* artifacts held at once, all models and versions; default 3/4 of memory */
   double drain_seconds;         /* bound on the wait for in-flight requests at shutdown; default 30 */
   int intra_op_threads;         /* threads per model run; 0: every online CPU */
+  const srv_ssl_config *ssl;    /* REST over HTTPS with this key and certificate; NULL: plain HTTP; owned by the caller */
   FILE *log;                    /* one line per event; default stderr */
 } srv_options;
 

@@ -1,5 +1,5 @@
-/* Configuration files (server/textproto.c, server/config.c): TensorFlow Serving's ModelServerConfig
- * and BatchingParameters in protobuf text format — every supported form reads as intended, and
+/* Configuration files (server/textproto.c, server/config.c): TensorFlow Serving's ModelServerConfig,
+ * BatchingParameters and SSLConfig in protobuf text format — every supported form reads as intended, and
  * malformed or unsupported input is rejected with FILE:LINE:COL and a clear message. */
 #include <string.h>
 
@@ -209,6 +209,45 @@ TEST(textproto_tree) {
   srv_tp_free(&root);
 }
 
+/* Checks that an SSLConfig fails with a message containing `needle`, leaving nothing allocated. */
+static void ssl_fails(const char *text, const char *needle) {
+  srv_ssl_config c;
+  hr_status s = srv_ssl_parse("ssl.config", text, strlen(text), &c);
+  CHECK(s != NULL);
+  if (s) CHECK_STR_CONTAINS(hr_status_message(s), needle);
+  CHECK(!c.server_key && !c.server_cert && !c.custom_ca);
+  hr_status_free(s);
+  srv_ssl_free(&c);
+}
+
+TEST(ssl_config) {
+  srv_ssl_config c;
+  static const char text[] = "server_key: \"-----BEGIN PRIVATE KEY-----\\nk\\n\"\n"
+                             "server_cert: '-----BEGIN CERTIFICATE-----\\n' 'c'\n"
+                             "custom_ca: \"-----BEGIN CERTIFICATE-----\\na\"  client_verify: true\n";
+  CHECK_OK(srv_ssl_parse("ssl.config", text, strlen(text), &c));
+  CHECK(c.server_key && strcmp(c.server_key, "-----BEGIN PRIVATE KEY-----\nk\n") == 0);
+  CHECK(c.server_cert && strcmp(c.server_cert, "-----BEGIN CERTIFICATE-----\nc") == 0);
+  CHECK(c.custom_ca && c.client_verify);
+  srv_ssl_free(&c);
+  /* proto3: an empty custom_ca is no custom_ca */
+  static const char empty_ca[] = "server_key: '-----BEGIN K' server_cert: '-----BEGIN C' custom_ca: ''";
+  CHECK_OK(srv_ssl_parse("ssl.config", empty_ca, strlen(empty_ca), &c));
+  CHECK(!c.custom_ca && !c.client_verify);
+  srv_ssl_free(&c);
+}
+
+TEST(ssl_config_errors) {
+  ssl_fails("server_cert: '-----BEGIN C'", "needs server_key");
+  ssl_fails("server_key: '-----BEGIN K'", "needs server_cert");
+  ssl_fails("server_key: '/etc/key.pem' server_cert: '-----BEGIN C'", "server_key is not PEM text");
+  ssl_fails("server_key: '-----BEGIN K' server_cert: '-----BEGIN C' client_verify: true", "client_verify needs custom_ca");
+  ssl_fails("server_key: '-----BEGIN K' server_key: '-----BEGIN K'", "specified multiple times");
+  ssl_fails("server_key: '-----BEGIN K' server_cert: '-----BEGIN C' client_verify: maybe", "must be true or false");
+  ssl_fails("server_key: '-----BEGIN K' server_cert: '-----BEGIN C' ssl: 1", "ssl.config:1:56: unknown field 'ssl'");
+  ssl_fails("server_key { }", "must be a quoted string");
+}
+
 int main(void) {
   RUN(full_model_server_config);
   RUN(defaults_and_single_model);
@@ -217,5 +256,7 @@ int main(void) {
   RUN(batching_parameters);
   RUN(batching_parameter_errors);
   RUN(textproto_tree);
+  RUN(ssl_config);
+  RUN(ssl_config_errors);
   TEST_MAIN_END();
 }
