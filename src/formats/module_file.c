@@ -14,16 +14,6 @@
 #include "formats/module_file.h"
 #include "ir/ir.h"
 
-/* Replaces every use of `from` in `b` (and the regions inside it) by `to`. */
-static void replace_uses(hr_block *b, const hr_value *from, hr_value *to) {
-  for (int i = 0; i < b->n_ops; i++) {
-    hr_op *op = b->ops[i];
-    for (int k = 0; k < op->n_operands; k++)
-      if (op->operands[k] == from) op->operands[k] = to;
-    for (int r = 0; r < op->n_regions; r++) replace_uses(&op->regions[r], from, to);
-  }
-}
-
 /* A constant op of parameter 0's type (a scalar i32 or i64) holding `value`, first in f's body. */
 static hr_status prepend_constant(hr_module *m, hr_func *f, int64_t value, hr_op **out) {
   hr_op *op = HR_ARENA_NEW(&m->arena, hr_op);
@@ -63,7 +53,7 @@ hr_status hr_module_bind_platform(hr_module *m, const char *const *platforms, in
     if (strcasecmp(platforms[i], "cpu") == 0) index = i; /* jax.export writes "cpu", jax2tf "CPU" */
   hr_op *c = NULL;
   HR_TRY(prepend_constant(m, f, index, &c));
-  replace_uses(&f->body, &f->body.args[0], &c->results[0]);
+  hr_block_replace_uses(&f->body, &f->body.args[0], &c->results[0]);
   f->body.args++; /* the other parameters stay where they are: operands point at them */
   f->body.n_args--;
   f->n_args--;

@@ -164,5 +164,9 @@ hr_status hr_data_sort(hr_interp *in, const hr_op *op, hr_tensor *const *operand
                        hr_tensor **results);
 hr_status hr_data_top_k(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                         hr_tensor **results);
+/* The k largest elements of each last-dimension row of x and their indices into results[0] and
+ * results[1] (ties: the lower index first); for chlo.top_k and the custom calls of JAX's
+ * shape-polymorphic top_k. */
+hr_status hr_data_top_k_of(hr_interp *in, const hr_op *op, const hr_tensor *x, int64_t k, hr_tensor **results);
 
 #endif /* HLORUN_INTERP_DATA_H */

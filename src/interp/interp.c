@@ -7,6 +7,7 @@
 
 #include "base/limits.h"
 #include "interp/check.h"
+#include "interp/custom_call.h"
 #include "ir/infer.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -246,6 +247,7 @@ static const char *unsupported_type(const hr_type *t, char *buf, size_t cap) {
 }
 
 hr_status hr_interp_check_types(const hr_op *op) {
+  if (op->code == HR_OP_CUSTOM_CALL) HR_TRY(hr_cc_supported(op));
   char buf[160];
   const char *bad = NULL;
   for (int i = 0; !bad && i < op->n_operands; i++) bad = unsupported_type(&op->operands[i]->type, buf, sizeof buf);
@@ -586,7 +588,7 @@ static hr_status kernel_custom_call(hr_interp *in, const hr_op *op, hr_tensor *c
     return NULL;
   }
   if (strcmp(name, "shape_assertion") == 0) return shape_assertion(op, operands, op->n_operands);
-  return hr_op_error(op, HR_UNIMPLEMENTED, "custom_call @%s is not supported", name);
+  return hr_cc_run(in, op, operands, results);
 }
 
 const hr_kernel hr_kernels_control[] = {

@@ -88,8 +88,9 @@ hr_status hr_interp_enter(hr_interp *in, const hr_func *fn);
 void hr_interp_leave(hr_interp *in);
 
 /* HR_UNIMPLEMENTED when `op` reads or makes values of a type no kernel runs yet (the narrow float
- * types, index, quantized types, futures), naming the type; the interpreter and the executables
- * check every op before running it. */
+ * types, index, quantized types, futures), naming the type, or is a custom call of a target
+ * hlorun does not have (custom_call.h), naming the target; the interpreter and the executables
+ * check every op before running it (executables when they are built). */
 hr_status hr_interp_check_types(const hr_op *op);
 
 /* Runs one op outside any block: result types are resolved as the executor does (declared when

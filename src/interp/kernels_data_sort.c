@@ -192,19 +192,16 @@ static hr_status key_greater(void *ctx, int64_t a, int64_t b, bool *out) {
 
 /* Checks top_k's operand, `k` and results: values [..., k] of the operand type and integer
  * indices of the same shape. */
-static hr_status check_top_k(const hr_op *op, hr_tensor *const *operands, hr_tensor **results,
-                             int64_t *k) {
-  const hr_tensor *x = operands[0];
+static hr_status check_top_k(const hr_op *op, const hr_tensor *x, int64_t k, hr_tensor **results) {
   if (op->n_results != 2) return hr_op_error(op, HR_VERIFY_ERROR, "expected two results");
   if (x->shape.rank < 1) return hr_op_error(op, HR_VERIFY_ERROR, "the operand must have rank >= 1");
   if (hr_dtype_is_complex(x->dtype))
     return hr_op_error(op, HR_VERIFY_ERROR, "the operand must not be complex");
-  HR_TRY(hr_op_attr_i64(op, "k", k));
   int64_t n = x->shape.dims[x->shape.rank - 1];
-  if (*k < 0 || *k > n)
-    return hr_op_error(op, HR_VERIFY_ERROR, "k = %lld is outside [0, %lld]", (long long)*k, (long long)n);
+  if (k < 0 || k > n)
+    return hr_op_error(op, HR_VERIFY_ERROR, "k = %lld is outside [0, %lld]", (long long)k, (long long)n);
   hr_shape want = x->shape;
-  want.dims[want.rank - 1] = *k;
+  want.dims[want.rank - 1] = k;
   HR_TRY(hr_data_check_shape(op, "the values", results[0], &want));
   HR_TRY(hr_data_check_shape(op, "the indices", results[1], &want));
   if (results[0]->dtype != x->dtype ||
@@ -216,9 +213,13 @@ static hr_status check_top_k(const hr_op *op, hr_tensor *const *operands, hr_ten
 /* chlo.top_k: the k largest elements of each last-dimension row and their indices. */
 hr_status hr_data_top_k(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                         hr_tensor **results) {
-  const hr_tensor *x = operands[0];
   int64_t k;
-  HR_TRY(check_top_k(op, operands, results, &k));
+  HR_TRY(hr_op_attr_i64(op, "k", &k));
+  return hr_data_top_k_of(in, op, operands[0], k, results);
+}
+
+hr_status hr_data_top_k_of(hr_interp *in, const hr_op *op, const hr_tensor *x, int64_t k, hr_tensor **results) {
+  HR_TRY(check_top_k(op, x, k, results));
   int64_t n = x->shape.dims[x->shape.rank - 1];
   if (k == 0 || hr_tensor_num_elements(x) == 0) return NULL;
   int64_t rows = hr_tensor_num_elements(x) / n;

@@ -14,8 +14,6 @@
 /* Longest non-power-of-two axis the direct DFT accepts (its cost grows with the square). */
 #define HR_RED_MAX_DFT_LENGTH 65536
 
-typedef enum fft_kind { FFT_FORWARD, FFT_INVERSE, FFT_REAL_FORWARD, FFT_REAL_INVERSE } fft_kind;
-
 static hr_c128 c_add(hr_c128 a, hr_c128 b) { return (hr_c128){a.re + b.re, a.im + b.im}; }
 static hr_c128 c_sub(hr_c128 a, hr_c128 b) { return (hr_c128){a.re - b.re, a.im - b.im}; }
 static hr_c128 c_mul(hr_c128 a, hr_c128 b) {
@@ -132,13 +130,13 @@ static hr_status run_axis(hr_interp *in, const hr_op *op, hr_c128 *buf, const hr
 }
 
 /* Reads fft_type and fft_length. */
-static hr_status read_fft(const hr_op *op, fft_kind *kind, int64_t *lengths, int *nl) {
+static hr_status read_fft(const hr_op *op, hr_red_fft_kind *kind, int64_t *lengths, int *nl) {
   const char *t = hr_op_attr_enum(op, "fft_type");
   if (!t) return hr_op_error(op, HR_VERIFY_ERROR, "missing attribute 'fft_type'");
-  if (strcmp(t, "FFT") == 0) *kind = FFT_FORWARD;
-  else if (strcmp(t, "IFFT") == 0) *kind = FFT_INVERSE;
-  else if (strcmp(t, "RFFT") == 0) *kind = FFT_REAL_FORWARD;
-  else if (strcmp(t, "IRFFT") == 0) *kind = FFT_REAL_INVERSE;
+  if (strcmp(t, "FFT") == 0) *kind = HR_FFT_FORWARD;
+  else if (strcmp(t, "IFFT") == 0) *kind = HR_FFT_INVERSE;
+  else if (strcmp(t, "RFFT") == 0) *kind = HR_FFT_REAL_FORWARD;
+  else if (strcmp(t, "IRFFT") == 0) *kind = HR_FFT_REAL_INVERSE;
   else return hr_op_error(op, HR_VERIFY_ERROR, "unknown fft_type %s", t);
   HR_TRY(hr_op_attr_i64_list(op, "fft_length", lengths, 3, nl));
   if (*nl < 1) return hr_op_error(op, HR_VERIFY_ERROR, "fft_length must have 1 to 3 entries");
@@ -148,9 +146,9 @@ static hr_status read_fft(const hr_op *op, fft_kind *kind, int64_t *lengths, int
 }
 
 /* Checks the operand and result types and derives the full (complex, untruncated) shape. */
-static hr_status check_fft(const hr_op *op, fft_kind kind, const int64_t *lengths, int nl, const hr_tensor *x,
+static hr_status check_fft(const hr_op *op, hr_red_fft_kind kind, const int64_t *lengths, int nl, const hr_tensor *x,
                            const hr_tensor *res, hr_shape *full) {
-  bool real_in = kind == FFT_REAL_FORWARD, real_out = kind == FFT_REAL_INVERSE;
+  bool real_in = kind == HR_FFT_REAL_FORWARD, real_out = kind == HR_FFT_REAL_INVERSE;
   const hr_tensor *real_side = real_in ? x : res, *half_side = real_in ? res : x;
   if (real_in || real_out) {
     bool wide = real_side->dtype == HR_F64;
@@ -200,31 +198,36 @@ static void store_output(const hr_c128 *buf, const hr_shape *full, hr_tensor *re
     }
 }
 
-/* stablehlo.fft(operand). */
-HR_RED_KERNEL(hr_red_kernel_fft) {
-  if (op->n_operands != 1 || op->n_results != 1) return hr_op_error(op, HR_VERIFY_ERROR, "expects one operand");
-  fft_kind kind = FFT_FORWARD;
-  int64_t lengths[3];
-  int nl;
+hr_status hr_red_fft(hr_interp *in, const hr_op *op, hr_red_fft_kind kind, const int64_t *lengths, int nl,
+                     const hr_tensor *x, hr_tensor *res) {
   hr_shape full;
-  HR_TRY(read_fft(op, &kind, lengths, &nl));
-  HR_TRY(check_fft(op, kind, lengths, nl, operands[0], results[0], &full));
+  HR_TRY(check_fft(op, kind, lengths, nl, x, res, &full));
   int64_t count;
   HR_TRY(hr_shape_num_elements(&full, &count));
   if (count == 0) return NULL;
   hr_tensor *buf;
   HR_TRY(hr_red_scratch(in, op, HR_RED_ACC_C128, count, &buf));
   hr_c128 *b = buf->data;
-  load_input(operands[0], &full, b);
-  bool inverse = kind == FFT_INVERSE || kind == FFT_REAL_INVERSE;
+  load_input(x, &full, b);
+  bool inverse = kind == HR_FFT_INVERSE || kind == HR_FFT_REAL_INVERSE;
   hr_status s = NULL;
   for (int i = 0; i < nl && !s; i++) {
     /* IRFFT handles the last axis last (with Hermitian reconstruction); the rest go innermost first. */
-    int axis = kind == FFT_REAL_INVERSE ? full.rank - nl + i : full.rank - 1 - i;
-    bool hermitian = kind == FFT_REAL_INVERSE && axis == full.rank - 1;
+    int axis = kind == HR_FFT_REAL_INVERSE ? full.rank - nl + i : full.rank - 1 - i;
+    bool hermitian = kind == HR_FFT_REAL_INVERSE && axis == full.rank - 1;
     s = run_axis(in, op, b, &full, axis, inverse, hermitian);
   }
-  if (!s) store_output(b, &full, results[0]);
+  if (!s) store_output(b, &full, res);
   hr_tensor_free(buf);
   return s;
+}
+
+/* stablehlo.fft(operand). */
+HR_RED_KERNEL(hr_red_kernel_fft) {
+  if (op->n_operands != 1 || op->n_results != 1) return hr_op_error(op, HR_VERIFY_ERROR, "expects one operand");
+  hr_red_fft_kind kind = HR_FFT_FORWARD;
+  int64_t lengths[3];
+  int nl;
+  HR_TRY(read_fft(op, &kind, lengths, &nl));
+  return hr_red_fft(in, op, kind, lengths, nl, operands[0], results[0]);
 }

@@ -198,6 +198,15 @@ hr_status hr_red_contract(hr_interp *in, const hr_op *op, const hr_tensor *lhs, 
 /* Kernels (see hr_kernels_reduce in kernels_reduce.c)                                             */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* The four transforms of stablehlo.fft. */
+typedef enum hr_red_fft_kind { HR_FFT_FORWARD, HR_FFT_INVERSE, HR_FFT_REAL_FORWARD, HR_FFT_REAL_INVERSE } hr_red_fft_kind;
+
+/* stablehlo.fft's transform `kind` over the trailing nl dimensions (of the full, complex shape:
+ * `lengths`) of x into res (kernels_reduce_fft.c); for the kernel and for JAX's ducc_fft custom
+ * calls. The inverse transforms scale by 1/n per axis. */
+hr_status hr_red_fft(hr_interp *in, const hr_op *op, hr_red_fft_kind kind, const int64_t *lengths, int nl,
+                     const hr_tensor *x, hr_tensor *res);
+
 #define HR_RED_KERNEL(name)                                                                        \
   hr_status name(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results)
 

@@ -162,6 +162,43 @@ hr_status hri_infer_declared(const hri_ctx *c) {
   return NULL;
 }
 
+/* Gives a dynamic result `r` of a custom call the dimensions `dims` where they are known. */
+static void refine_dims(const hri_ctx *c, int r, const hri_ints *dims) {
+  hr_type *t = &c->out[r];
+  if (!dims->known || t->kind != HR_TYPE_TENSOR || dims->n != t->shape.rank) return;
+  for (int d = 0; d < dims->n; d++)
+    if (t->shape.dims[d] == HR_DYNAMIC && dims->v[d] >= 0) t->shape.dims[d] = dims->v[d];
+}
+
+/* Custom calls whose result shapes are operand values (JAX's shape-polymorphic CPU targets):
+ * with `indices_of_shape_operands`, result i has the shape operand indices[i] holds; the results of
+ * stablehlo.dynamic_top_k have its operand's shape with the last dimension k (operand 1). Other
+ * custom calls have their declared types. */
+hr_status hri_infer_custom_call(const hri_ctx *c) {
+  HR_TRY(hri_infer_declared(c));
+  const hr_attr *target = hr_op_attr(c->op, "call_target_name");
+  const hr_attr *shapes = hr_op_attr(c->op, "indices_of_shape_operands");
+  if (shapes && shapes->kind == HR_ATTR_DENSE) {
+    int64_t idx[HR_MAX_RANK];
+    int n = 0;
+    HR_TRY(hr_attr_to_i64_list(shapes, idx, HR_MAX_RANK, &n));
+    for (int r = 0; r < n && r < c->op->n_results; r++) {
+      if (idx[r] < 0 || idx[r] >= c->op->n_operands) return hri_err(c, "indices_of_shape_operands names no operand");
+      hri_ints dims;
+      HR_TRY(hri_operand_ints(c, (int)idx[r], "a result shape", &dims));
+      refine_dims(c, r, &dims);
+    }
+  } else if (target && target->kind == HR_ATTR_STRING && strcmp(target->u.str.data, "stablehlo.dynamic_top_k") == 0 &&
+             c->op->n_operands == 2 && c->in[0].kind == HR_TYPE_TENSOR && c->in[0].shape.rank >= 1) {
+    hri_ints k;
+    HR_TRY(hri_operand_scalar(c, 1, "k", &k));
+    hri_ints dims = {.n = c->in[0].shape.rank, .known = k.known};
+    for (int d = 0; d < dims.n; d++) dims.v[d] = d + 1 < dims.n ? c->in[0].shape.dims[d] : k.v[0];
+    for (int r = 0; r < c->op->n_results; r++) refine_dims(c, r, &dims);
+  }
+  return NULL;
+}
+
 /* Checks that a DENSE attribute's data holds a splat element or one element per shape entry. */
 static hr_status check_dense_data(const hri_ctx *c, const hr_attr *a) {
   const hr_type *t = &a->u.dense.type;

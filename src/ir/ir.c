@@ -527,3 +527,12 @@ const hr_struct_info *hr_struct_info_find(const char *name) {
     if (strcmp(known_structs[i].name, name) == 0) return &known_structs[i];
   return NULL;
 }
+
+void hr_block_replace_uses(hr_block *b, const hr_value *from, hr_value *to) {
+  for (int i = 0; i < b->n_ops; i++) {
+    hr_op *op = b->ops[i];
+    for (int k = 0; k < op->n_operands; k++)
+      if (op->operands[k] == from) op->operands[k] = to;
+    for (int r = 0; r < op->n_regions; r++) hr_block_replace_uses(&op->regions[r], from, to);
+  }
+}

@@ -389,6 +389,11 @@ hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind); /* zeroed; NULL when out 
  * declared result types agree with the types inferred from its operands (infer.h).
  * Errors name file:line:col of the op at fault. */
 hr_status hr_module_verify(const hr_module *m);
+/* Custom calls returning one tuple read only by get_tuple_element (JAX's old LAPACK ABI) become
+ * calls with the tuple's elements as results (untuple.c); both parsers apply it. */
+hr_status hr_module_untuple_calls(hr_module *m);
+/* Points every operand in block `b` (and the regions inside it) that reads `from` at `to`. */
+void hr_block_replace_uses(hr_block *b, const hr_value *from, hr_value *to);
 
 /* Appends the module's text to `out` (a NUL-terminated hr_strbuf, see base/strbuf.h). */
 hr_status hr_module_print_to(const hr_module *m, struct hr_strbuf *out);

@@ -498,6 +498,7 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
   hr_arena_release(&p.scratch);
   hr_arena_release(&p.op_temp);
   if (p.c_locale) freelocale(p.c_locale);
+  if (!s) s = hr_module_untuple_calls(m);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   if (s) {
     hr_module_free(m);

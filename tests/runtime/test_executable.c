@@ -421,22 +421,30 @@ TEST(arena_limit) {
 }
 
 TEST(kernel_errors_are_positioned) {
-  /* A failing check.* call is skipped (executables do not run checks); an unknown custom call
-   * fails at run time with its position. */
+  /* A custom call of an unknown target is refused when the executable is made, naming it; a
+   * kernel that fails at run time (potrf of a matrix that is not square) fails with its position,
+   * and the executable stays usable after the error. */
   hr_module *m = parse("func.func @main(%a: tensor<2xi32>) -> tensor<2xi32> {\n"
                        "  %0 = stablehlo.custom_call @mystery(%a) : (tensor<2xi32>) -> tensor<2xi32>\n"
                        "  return %0 : tensor<2xi32>\n"
                        "}\n");
   hr_executable *e = NULL;
+  hr_status s = m ? hr_executable_create(m, NULL, NULL, NULL, &e) : NULL;
+  CHECK_STR_CONTAINS(hr_status_message(s), "exec.mlir:2:3: stablehlo.custom_call: custom_call @mystery is not supported");
+  hr_status_free(s); /* the executable took the module, also on error */
+  m = parse("func.func @main(%a: tensor<2x3xf64>) -> tensor<2x3xf64> {\n"
+            "  %0:2 = stablehlo.custom_call @lapack_dpotrf_ffi(%a) : (tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor<i32>)\n"
+            "  return %0#0 : tensor<2x3xf64>\n"
+            "}\n");
   if (m) CHECK_OK(hr_executable_create(m, NULL, NULL, NULL, &e));
   if (!e) return;
-  int64_t d[1] = {2};
-  hr_tensor *a = pattern(HR_I32, 1, d, 0);
+  int64_t d[2] = {2, 3};
+  hr_tensor *a = pattern(HR_F64, 2, d, 0);
   hr_tensor **outs = NULL;
   int n = 0;
   for (int r = 0; r < 2; r++) { /* the executable stays usable after an error */
-    hr_status s = hr_executable_run(e, &a, 1, &outs, &n);
-    CHECK_STR_CONTAINS(hr_status_message(s), "exec.mlir:2:3: stablehlo.custom_call: custom_call @mystery is not supported");
+    s = hr_executable_run(e, &a, 1, &outs, &n);
+    CHECK_STR_CONTAINS(hr_status_message(s), "exec.mlir:2:3: stablehlo.custom_call: potrf needs square matrices");
     hr_status_free(s);
   }
   hr_tensor_free(a);

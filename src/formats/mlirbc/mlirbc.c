@@ -70,6 +70,7 @@ hr_status hr_bc_parse_module(const char *filename, const void *data, size_t len,
   if (!s) c.in_place = in_place;
   if (!s && c.vhlo < 0) s = hr_error(HR_UNIMPLEMENTED, "%s: not a StableHLO portable artifact (no VHLO dialect; producer %s)", filename, f->producer);
   if (!s) s = vhlo_convert_module(&c);
+  if (!s) s = hr_module_untuple_calls(m);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   hr_bc_free(f);
   if (s) {

@@ -1,0 +1,202 @@
+"""JAX's CPU custom calls on the real cases of ../shared/real/vhlo (jax.export back-compat payloads
+with JAX's own outputs): every CPU case that calls a custom-call target is run through `hlorun run`
+(the portable artifact, and its text twin) and compared with `expected/` within JAX's back-compat
+tolerances. A case whose target hlorun does not have yet is listed (target named) and counted,
+never passed; any other failure fails.
+
+What is compared is what JAX's back-compat test compares. Results defined only up to sign or
+phase are checked as JAX checks them:
+  eigh (syevd/heevd)  eigenvalues close; the eigenvectors V (any basis of each eigenspace: several
+                      cases have a 6-fold eigenvalue 0) satisfy A V = V diag(w) and V^H V = I, with
+                      A rebuilt from JAX's own results (A = Ve diag(we) Ve^H)
+  eig (geev)          eigenvalues close, in LAPACK's order; every eigenvector of unit norm and a
+                      (left or right) eigenvector of A = Vr diag(w) Vr^-1 from JAX's results
+  schur (gees)        A = Q T Q^H with A rebuilt from JAX's Q and T, Q unitary, T upper
+                      (quasi-)triangular: the Schur form is unique only up to such factors
+Every other output is compared element-wise: rtol = atol = 1e-4 for f32/c64 (JAX uses 1e-4 to
+1e-5 for these cases), 1e-9 for f64/c128, exactly for integers (pivots, info).
+
+With --gpu the cuda and rocm cases run instead, on the CPU: the GPU solver targets whose
+semantics are a CPU target's run through it (docs/custom-calls.md).
+
+  custom_call_cases.py --bin HLORUN --cases DIR --min-passed N [--gpu]"""
+import argparse
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+
+def tolerance(dtype):
+    return 1e-4 if dtype in (np.float32, np.complex64) else 1e-9
+
+
+def close(got, want):
+    if got.shape != want.shape:
+        return f"shape {got.shape}, JAX {want.shape}"
+    if want.dtype.kind not in "fc":
+        return None if np.array_equal(got, want) else "differs"
+    tol = tolerance(want.dtype)
+    if np.allclose(got, want, rtol=tol, atol=tol, equal_nan=True):
+        return None
+    return f"max |diff| {np.nanmax(np.abs(got - want)):.3g} (tolerance {tol:g})"
+
+
+def check_eigh(got, want):
+    """out0: eigenvectors (columns), out1: eigenvalues, out2...: compared element-wise."""
+    v, w, ve, we = got[0], got[1], want[0], want[1]
+    bad = close(w, we)
+    if bad:
+        return "eigenvalues: " + bad
+    tol = tolerance(we.dtype) * 10
+    a = (ve * we[..., None, :]) @ np.conj(np.swapaxes(ve, -1, -2))
+    scale = max(1.0, float(np.max(np.abs(a))))
+    if v.shape != ve.shape:
+        return f"eigenvectors: shape {v.shape}, JAX {ve.shape}"
+    if np.max(np.abs(a @ v - v * w[..., None, :])) > tol * scale:
+        return "A V != V diag(w)"
+    eye = np.eye(v.shape[-1])
+    if np.max(np.abs(np.conj(np.swapaxes(v, -1, -2)) @ v - eye)) > tol:
+        return "V is not orthonormal"
+    for i in range(2, len(want)):
+        bad = close(got[i], want[i])
+        if bad:
+            return f"out{i}: {bad}"
+    return None
+
+
+def check_eig(got, want):
+    """out0: eigenvalues (in LAPACK's order), then left and right eigenvectors where present: each
+    an eigenvector of A (rebuilt from JAX's right eigenvectors: A = Vr diag(w) Vr^-1) of unit
+    norm, as JAX's test checks (several cases have a double eigenvalue 0, whose eigenvectors are
+    any basis of its plane)."""
+    bad = close(got[0], want[0])
+    if bad:
+        return "eigenvalues: " + bad
+    tol = tolerance(want[0].dtype) * 100
+    w = want[0]
+    if len(want) < 2:
+        return None
+    vr = want[-1]
+    a = vr @ (w[..., :, None] * np.linalg.inv(vr))
+    scale = max(1.0, float(np.max(np.abs(a))))
+    h = lambda x: np.conj(np.swapaxes(x, -1, -2))
+    for i in range(1, len(want)):
+        v = got[i]
+        if v.shape != want[i].shape:
+            return f"out{i}: shape {v.shape}, JAX {want[i].shape}"
+        left = i == 1 and len(want) == 3
+        residual = h(a) @ v - v * np.conj(w)[..., None, :] if left else a @ v - v * w[..., None, :]
+        if np.max(np.abs(residual)) > tol * scale:
+            return f"out{i}: not {'left ' if left else ''}eigenvectors of A"
+        if not np.allclose(np.linalg.norm(v, axis=-2), 1, atol=tol):
+            return f"out{i}: eigenvectors are not of unit norm"
+    return None
+
+
+def check_schur(got, want):
+    """out0: Schur form T, out1: Schur vectors Q: A = Q T Q^H with A from JAX's own results, Q unitary,
+    T (quasi-)upper triangular."""
+    t, q, te, qe = got[0], got[1], want[0], want[1]
+    if t.shape != te.shape or q.shape != qe.shape:
+        return "shapes differ"
+    h = lambda x: np.conj(np.swapaxes(x, -1, -2))
+    a = qe @ te @ h(qe)
+    tol = tolerance(te.dtype) * 100
+    scale = max(1.0, float(np.max(np.abs(a))))
+    if np.max(np.abs(q @ t @ h(q) - a)) > tol * scale:
+        return "Q T Q^H != A"
+    if np.max(np.abs(h(q) @ q - np.eye(q.shape[-1]))) > tol:
+        return "Q is not unitary"
+    if np.max(np.abs(np.tril(t, -2))) > tol * scale:
+        return "T is not upper (quasi-)triangular"
+    return None
+
+
+def checker(name):
+    if "syev" in name or "eigh" in name:
+        return check_eigh
+    if "geev" in name:
+        return check_eig
+    if "gees" in name:
+        return check_schur
+    return None
+
+
+def run(bin_path, case_dir, model, out):
+    """Runs the model on the case's inputs; returns (ok, stderr)."""
+    inputs = sorted(glob.glob(os.path.join(case_dir, "inputs", "arg*.npy")))
+    for naming in ("index", "arg"):
+        args = [bin_path, "run", os.path.join(case_dir, model), "--output", out, "--quiet"]
+        for f in inputs:
+            stem = os.path.basename(f)[:-4]
+            args += ["--input", f"{stem[3:] if naming == 'index' else stem}={f}"]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        if done.returncode == 0 or "has no input" not in done.stderr:
+            return done.returncode == 0, done.stderr.strip()
+    return False, done.stderr.strip()
+
+
+def compare(case_dir, out, name):
+    want = [np.load(f) for f in sorted(glob.glob(os.path.join(case_dir, "expected", "out*.npy")))]
+    got = []
+    for i in range(len(want)):
+        path = os.path.join(out, f"out{i}.npy")
+        if not os.path.exists(path):
+            return f"out{i}.npy missing"
+        got.append(np.load(path))
+    check = checker(name)
+    if check:
+        return check(got, want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        bad = close(g, w)
+        if bad:
+            return f"out{i}: {bad}"
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--cases", required=True)
+    ap.add_argument("--min-passed", type=int, default=0)
+    ap.add_argument("--gpu", action="store_true", help="the cuda and rocm cases instead (run on the CPU)")
+    args = ap.parse_args()
+    passed, failed, missing = 0, 0, {}
+    platforms = ("cuda", "rocm") if args.gpu else ("cpu",)
+    with tempfile.TemporaryDirectory() as tmp:
+        for case_dir in sorted(glob.glob(os.path.join(args.cases, "*"))):
+            name = os.path.basename(case_dir)
+            meta = json.load(open(os.path.join(case_dir, "meta.json")))
+            targets = [t for t in meta.get("custom_call_targets", []) if t != "shape_assertion"]
+            if meta.get("platform") not in platforms or not targets or not os.path.isdir(os.path.join(case_dir, "expected")):
+                continue
+            for model in ("module.mlirbc", "module.mlir"):
+                out = os.path.join(tmp, name + model)
+                ok, err = run(args.bin, case_dir, model, out)
+                if not ok and ("is not supported" in err or args.gpu) and "custom_call @" in err:
+                    target = err.split("custom_call @")[1].split()[0]
+                    missing.setdefault(target, []).append(name)
+                    break
+                bad = err if not ok else compare(case_dir, out, name)
+                if bad:
+                    print(f"FAIL {name} ({model}): {bad[:300]}")
+                    failed += 1
+                else:
+                    passed += 1
+    for target, cases in sorted(missing.items()):
+        print(f"not yet supported: @{target} ({len(cases)} cases)")
+    print(f"{'GPU' if args.gpu else 'CPU'} custom-call cases: {passed} runs reproduce JAX, {failed} fail, "
+          f"{sum(len(c) for c in missing.values())} cases call a target hlorun lacks")
+    if passed < args.min_passed:
+        print(f"FAIL: fewer than {args.min_passed} runs reproduce JAX")
+        return 1
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
