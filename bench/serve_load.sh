@@ -49,11 +49,7 @@ py=/usr/bin/python3
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill -KILL "$server_pid" 2>/dev/null || true; fi
-}
-trap cleanup EXIT
+. "$root/bench/serve_common.sh"
 
 # loadgen: the given binary, the one CMake built next to hlorun, or compiled here
 if [ -z "$loadgen" ]; then loadgen=$(dirname "$hlorun")/loadgen; fi
@@ -64,9 +60,7 @@ fi
 
 # prepare_MODEL: exports the artifact into $work/MODEL/1/model.hlo and writes $work/MODEL.json
 prepare_small() {
-  "$py" "$root/tests/server/mlp_weights.py" "$work/mlp.safetensors"
-  mkdir -p "$work/small/1"
-  "$hlorun" export "$root/tests/server/data/mlp.mlir" --weights "$work/mlp.safetensors" -o "$work/small/1/model.hlo" >/dev/null
+  export_small
   "$py" -c 'import json; print(json.dumps({"instances": [[((j % 17) - 8) / 8.0 for j in range(64)]]}))' >"$work/small.json"
 }
 prepare_transformer() {
@@ -74,10 +68,7 @@ prepare_transformer() {
     echo "note: no numpy for $py, the transformer is skipped" >&2
     return 1
   fi
-  "$py" "$root/tools/tiny_transformer/tiny_transformer.py" weights "$work/tt.safetensors" >/dev/null
-  mkdir -p "$work/transformer/1"
-  "$hlorun" export "$root/examples/tiny_transformer/model.mlir" --weights "$work/tt.safetensors" \
-    -o "$work/transformer/1/model.hlo" >/dev/null
+  export_transformer
   "$py" -c 'import json, random; r = random.Random(1); print(json.dumps({"instances": [[r.randrange(256) for _ in range(256)]]}))' \
     >"$work/transformer.json"
 }
@@ -86,7 +77,7 @@ prepare_transformer() {
 start_server() {
   local model=$1 batching=$2 max_batch=32
   [ "$model" = transformer ] && max_batch=8
-  local args=(--port 0 --model_name "$model" --model_base_path "$work/$model")
+  local args=(--rest_api_port 0 --port -1 --model_name "$model" --model_base_path "$work/$model")
   if [ -n "$rest_threads" ]; then args+=(--rest_api_num_threads "$rest_threads"); fi
   if [ "$batching" = on ]; then
     printf 'max_batch_size { value: %d }\nbatch_timeout_micros { value: 2000 }\nmax_enqueued_batches { value: 1000 }\nnum_batch_threads { value: %d }\n' \
@@ -95,14 +86,7 @@ start_server() {
   fi
   "$hlorun" serve "${args[@]}" >"$work/server.out" 2>"$work/server.log" &
   server_pid=$!
-  port=
-  for _ in $(seq 600); do
-    port=$(sed -n 's/.*listening on 127\.0\.0\.1:\([0-9][0-9]*\).*/\1/p' "$work/server.out" | head -1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; echo "serve_load.sh: the server exited" >&2; exit 1; }
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "serve_load.sh: the server did not start" >&2; exit 1; }
+  port=$(wait_port "" serve_load.sh) || exit 1
   # ready, and one prediction succeeds
   for _ in $(seq 600); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200 ] && break
@@ -114,13 +98,6 @@ start_server() {
   [ "$code" = 200 ] || { echo "serve_load.sh: first prediction on $model: HTTP $code $(head -c 300 "$work/first.out")" >&2; exit 1; }
 }
 
-stop_server() {
-  kill -TERM "$server_pid"
-  for _ in $(seq 300); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
-  kill -KILL "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=
-}
 
 # run_cell MODEL CONNECTIONS SECONDS: one loadgen run; prints its result line
 run_cell() {

@@ -20,46 +20,14 @@
 
 #include "base/numeric.h"
 #include "base/strbuf.h"
+#include "fuzz_signature.h"
 #include "server/predict.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Every element type, one letter each in enum order from HR_I1 (i1 i2 i4 i8 i16 i32 i64 ui2 ui4
- * ui8 ui16 ui32 ui64 f16 bf16 f32 f64 complex<f32> complex<f64>); other bytes pick by value. */
-static const char kDtypeCodes[] = "b24BsilxyuSWLhgfdcC";
-/* Input names; the odd ones need JSON escapes or clash with request keys. */
 static const char *const kNames[] = {"x", "k", "z", "arg0", "b64",
                                      "instances", "inputs", "a\"b\\c", "\xc3\xa9t\xc3\xa9"};
-enum { N_NAMES = sizeof kNames / sizeof kNames[0], N_DTYPES = HR_C128 - HR_I1 + 1 };
-
-/* Reads the next header byte (0 once the input is exhausted). */
-static uint8_t take(const uint8_t **p, const uint8_t *end) { return *p < end ? *(*p)++ : 0; }
-
-static hr_dtype pick_dtype(uint8_t b) {
-  const char *c = b ? strchr(kDtypeCodes, b) : NULL;
-  return (hr_dtype)(HR_I1 + (c ? c - kDtypeCodes : b % N_DTYPES));
-}
-
-/* Builds the signature from the header; returns the number of header bytes used. */
-static size_t read_header(const uint8_t *data, size_t size, srv_tensor_info *infos, srv_signature *sig) {
-  const uint8_t *p = data, *end = data + size;
-  int n = (uint8_t)(take(&p, end) - '1') % 3 + 1;
-  for (int i = 0; i < n; i++) {
-    memset(&infos[i], 0, sizeof infos[i]); /* no declared TensorInfo: metadata shows the spec */
-    hr_tensor_spec *s = &infos[i].spec;
-    s->dtype = pick_dtype(take(&p, end));
-    s->shape.rank = (uint8_t)(take(&p, end) - '0') % 5;
-    for (int d = 0; d < s->shape.rank; d++) {
-      uint8_t b = take(&p, end);
-      int v = b == '?' ? 0 : (uint8_t)(b - '0') % 8;
-      s->shape.dims[d] = v ? v : HR_DYNAMIC;
-    }
-  }
-  int first = take(&p, end) - 'a';
-  for (int i = 0; i < n; i++) infos[i].name = (char *)kNames[(unsigned)(first + i) % N_NAMES];
-  *sig = (srv_signature){.n_inputs = n, .inputs = infos, .n_outputs = n, .outputs = infos};
-  return (size_t)(p - data);
-}
+enum { N_NAMES = sizeof kNames / sizeof kNames[0] };
 
 /* Whether two elements of type t are equal (float NaNs of any payload count as equal). */
 static bool same_element(hr_dtype t, const uint8_t *a, const uint8_t *b) {
@@ -138,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!data) data = (const uint8_t *)""; /* no arithmetic on NULL (size is 0 then) */
   srv_tensor_info infos[3];
   srv_signature sig;
-  size_t used = read_header(data, size, infos, &sig);
+  size_t used = read_signature(data, size, kNames, N_NAMES, infos, &sig);
   srv_predict_limits lim = {.max_json_depth = 64, .max_tensor_elements = 1 << 16};
 
   hr_strbuf meta; /* the metadata JSON of the signature, for coverage */

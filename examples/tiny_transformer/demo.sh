@@ -104,7 +104,7 @@ rm -rf models
 "$hlorun" convert "$model" models/tiny_transformer/1 --to savedmodel --weights weights.safetensors
 "$hlorun" inspect models/tiny_transformer/1 | sed -n '/^signature/,/^XlaCallModule/p'
 "$hlorun" run tiny_b1.hlox --input tokens=tokens_b1.npy --output aot_b1 --quiet
-"$hlorun" serve --model_base_path "$PWD/models/tiny_transformer" --model_name tiny_transformer --rest_api_port 0 \
+"$hlorun" serve --model_base_path "$PWD/models/tiny_transformer" --model_name tiny_transformer --rest_api_port 0 --port 0 \
   >serve.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null' EXIT

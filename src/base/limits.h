@@ -129,6 +129,9 @@ enum {
 #define HR_LIMIT_REQUEST_BYTES ((size_t)64 << 20)
 /* Request body bytes held at once over all connections (srv_options.max_buffered_bytes; 503 beyond). */
 #define HR_LIMIT_BUFFERED_BYTES ((size_t)256 << 20)
+/* A gRPC request message (srv_options.grpc_max_message_bytes, --grpc_max_message_bytes): as a
+ * REST body, since both carry the same tensors (TF Serving accepts up to INT32_MAX). */
+#define HR_LIMIT_GRPC_MESSAGE_BYTES HR_LIMIT_REQUEST_BYTES
 /* Tensor bytes of one request's outputs, known before the run (srv_options.max_output_bytes). */
 #define HR_LIMIT_OUTPUT_BYTES ((size_t)32 << 20)
 /* Elements over the inputs of one request (srv_options.max_tensor_elements). */
@@ -176,6 +179,16 @@ enum {
   /* Predict signatures served from one SavedModel version, each its own program compiled and
    * warmed up at load (models carry a handful). */
   HR_LIMIT_SERVED_SIGNATURES = 256,
+  /* gRPC: calls open at once on one HTTP/2 connection (SETTINGS_MAX_CONCURRENT_STREAMS, gRPC's
+   * own default), also the calls one connection may have queued or running on the workers: a
+   * client resetting streams at once (rapid reset) cannot queue more work than this. */
+  HR_LIMIT_GRPC_STREAMS = 100,
+  /* gRPC: bytes of one call's header list (SETTINGS_MAX_HEADER_LIST_SIZE; gRPC's default is 8
+   * KiB, doubled for long bearer tokens); a longer list resets the stream. */
+  HR_LIMIT_GRPC_HEADER_BYTES = 16 << 10,
+  /* gRPC: the flow-control window of each stream and of the connection; large enough that a
+   * 64 MiB message does not wait on window updates every 64 KiB. */
+  HR_LIMIT_GRPC_WINDOW_BYTES = 1 << 20,
   /* Metric series (one per label set); later ones are not recorded. */
   HR_LIMIT_METRICS_SERIES = 10000,
 };

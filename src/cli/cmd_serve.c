@@ -1,4 +1,5 @@
-/* hlorun serve: a TensorFlow Serving-compatible REST model server (src/server, docs/serving.md).
+/* hlorun serve: a TensorFlow Serving-compatible model server, REST and gRPC (src/server,
+ * docs/serving.md).
  *
  * Flags follow tensorflow_model_server's names and accept "--flag=value" or "--flag value".
  * SIGINT and SIGTERM are blocked in every thread and taken by sigwait in the main thread, which
@@ -14,22 +15,26 @@
 static const char serve_usage[] =
     "usage: hlorun serve (--model_base_path DIR [--model_name NAME] | --model_config_file FILE)\n"
     "                    [--port N] [--rest_api_port N] [--host ADDR] [--rest_api_num_threads N]\n"
-    "                    [--file_system_poll_wait_seconds N] [--enable_batching]\n"
+    "                    [--grpc_max_message_bytes N] [--admin_token_file FILE]\n"
+    "                    [--file_system_poll_wait_seconds N] [--enable_batching] [--rest_api_enable_cors_support]\n"
     "                    [--batching_parameters_file FILE] [--max_request_bytes N] [--max_json_depth N]\n"
     "                    [--max_tensor_elements N] [--max_output_bytes N] [--max_buffered_request_bytes N]\n"
     "                    [--rest_api_timeout_in_ms N] [--request_read_timeout_seconds N]\n"
     "                    [--max_connections N] [--max_connections_per_client N]\n"
     "                    [--max_model_bytes N] [--max_total_model_bytes N] [--drain_timeout_seconds N]\n"
     "                    [--tensorflow_intra_op_parallelism N] [--ssl_config_file FILE]\n"
-    "  serves TensorFlow Serving's REST API for hlorun artifacts in DIR/<version>/*.hlo;\n"
-    "  --port 0 picks a free port; the line \"listening on HOST:PORT\" is printed once serving\n";
+    "  serves TensorFlow Serving's REST and gRPC APIs for hlorun artifacts in DIR/<version>/*.hlo;\n"
+    "  --port is the gRPC port (default 8500; -1: no gRPC), --rest_api_port the REST port (default 8501);\n"
+    "  0 picks a free port; the lines \"grpc listening on HOST:PORT\" and \"listening on HOST:PORT\" (REST)\n"
+    "  are printed once serving\n";
 
 typedef struct serve_args {
-  const char *host, *model_name, *base_path, *config_file, *batching_file, *ssl_file;
-  int64_t port, rest_api_port, threads, poll_seconds, max_request_bytes, max_json_depth, max_tensor_elements;
+  const char *host, *model_name, *base_path, *config_file, *batching_file, *ssl_file, *admin_token_file;
+  int64_t port, rest_api_port, grpc_max_message_bytes, threads, poll_seconds, max_request_bytes, max_json_depth;
+  int64_t max_tensor_elements;
   int64_t drain_seconds, intra_op_threads, max_output_bytes, max_buffered_bytes, timeout_ms, read_seconds;
   int64_t max_connections, max_connections_per_client, max_model_bytes, max_total_model_bytes;
-  bool enable_batching, help;
+  bool enable_batching, enable_cors, help;
 } serve_args;
 
 typedef enum flag_kind { FLAG_INT, FLAG_STRING, FLAG_BOOL } flag_kind;
@@ -89,8 +94,9 @@ static bool parse_flag(const flag *flags, int n_flags, int argc, char **argv, in
 static int parse_serve_args(int argc, char **argv, serve_args *a) {
   *a = (serve_args){.host = "127.0.0.1",
                     .model_name = "default",
-                    .port = -1,
-                    .rest_api_port = -1,
+                    .port = 8500,
+                    .rest_api_port = 8501,
+                    .grpc_max_message_bytes = (int64_t)HR_LIMIT_GRPC_MESSAGE_BYTES,
                     .threads = 0,
                     .poll_seconds = 1,
                     .max_request_bytes = (int64_t)HR_LIMIT_REQUEST_BYTES,
@@ -108,7 +114,7 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
   a->max_model_bytes = (int64_t)d.max_model_bytes;
   a->max_total_model_bytes = (int64_t)d.max_total_model_bytes;
   const flag flags[] = {
-      {"port", FLAG_INT, 0, 65535, &a->port},
+      {"port", FLAG_INT, -1, 65535, &a->port},
       {"rest_api_port", FLAG_INT, 0, 65535, &a->rest_api_port},
       {"host", FLAG_STRING, 0, 0, &a->host},
       {"model_name", FLAG_STRING, 0, 0, &a->model_name},
@@ -116,8 +122,11 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
       {"model_config_file", FLAG_STRING, 0, 0, &a->config_file},
       {"file_system_poll_wait_seconds", FLAG_INT, 0, 86400, &a->poll_seconds},
       {"enable_batching", FLAG_BOOL, 0, 0, &a->enable_batching},
+      {"rest_api_enable_cors_support", FLAG_BOOL, 0, 0, &a->enable_cors},
       {"batching_parameters_file", FLAG_STRING, 0, 0, &a->batching_file},
       {"ssl_config_file", FLAG_STRING, 0, 0, &a->ssl_file},
+      {"grpc_max_message_bytes", FLAG_INT, 1, INT32_MAX, &a->grpc_max_message_bytes},
+      {"admin_token_file", FLAG_STRING, 0, 0, &a->admin_token_file},
       {"rest_api_num_threads", FLAG_INT, 1, HR_LIMIT_REST_THREADS_MAX, &a->threads},
       {"max_request_bytes", FLAG_INT, 1, (int64_t)1 << 40, &a->max_request_bytes},
       {"max_json_depth", FLAG_INT, 4, HR_LIMIT_JSON_DEPTH_MAX, &a->max_json_depth},
@@ -140,8 +149,8 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
     fputs(serve_usage, stdout);
     return -1;
   }
-  if (a->port >= 0 && a->rest_api_port >= 0 && a->port != a->rest_api_port) {
-    fprintf(stderr, "hlorun serve: serves REST only: --port and --rest_api_port must agree\n");
+  if (a->port > 0 && a->port == a->rest_api_port) {
+    fprintf(stderr, "hlorun serve: --port (gRPC) and --rest_api_port (REST) must differ\n");
     return 2;
   }
   if (!a->config_file && !a->base_path) {
@@ -165,10 +174,13 @@ static hr_status load_config(const serve_args *a, srv_config *config) {
 static void fill_options(const serve_args *a, srv_options *o) {
   srv_options_defaults(o);
   o->host = a->host;
-  o->port = (int)(a->port >= 0 ? a->port : a->rest_api_port >= 0 ? a->rest_api_port : 8501);
+  o->port = (int)a->rest_api_port;
+  o->grpc_port = (int)a->port;
+  o->grpc_max_message_bytes = (size_t)a->grpc_max_message_bytes;
   if (a->threads) o->num_threads = (int)a->threads;
   o->poll_wait_seconds = (double)a->poll_seconds;
   o->enable_batching = a->enable_batching;
+  o->enable_cors = a->enable_cors;
   o->max_request_bytes = (size_t)a->max_request_bytes;
   o->max_json_depth = (int)a->max_json_depth;
   o->max_tensor_elements = a->max_tensor_elements;
@@ -182,6 +194,24 @@ static void fill_options(const serve_args *a, srv_options *o) {
   o->max_total_model_bytes = (size_t)a->max_total_model_bytes;
   o->drain_seconds = (double)a->drain_seconds;
   o->intra_op_threads = (int)a->intra_op_threads;
+}
+
+enum { TOKEN_BYTES = 4096 };
+
+/* Reads the admin bearer token from `path`: its first line, surrounding white space removed. */
+static hr_status read_token(const char *path, char *token) {
+  FILE *f = fopen(path, "r");
+  if (!f) return hr_error(HR_IO_ERROR, "%s: cannot open the admin token file", path);
+  size_t n = fread(token, 1, TOKEN_BYTES - 1, f);
+  fclose(f);
+  token[n] = '\0';
+  token[strcspn(token, "\r\n")] = '\0';
+  size_t len = strlen(token);
+  while (len && (token[len - 1] == ' ' || token[len - 1] == '\t')) token[--len] = '\0';
+  size_t lead = strspn(token, " \t");
+  memmove(token, token + lead, len - lead + 1);
+  if (!token[0]) return hr_error(HR_INVALID_ARGUMENT, "%s: the admin token file holds no token", path);
+  return NULL;
 }
 
 /* Runs a started server until SIGINT or SIGTERM arrives (they are blocked: see cmd_serve). */
@@ -202,6 +232,8 @@ static int serve(srv_options *o, srv_config *config, const sigset_t *signals) {
     srv_server_free(server);
     return report_error(s);
   }
+  /* gRPC first, as tensorflow_model_server prints it: scripts waiting for the REST line have both */
+  if (srv_server_grpc_port(server) >= 0) printf("grpc listening on %s\n", srv_server_grpc_address(server));
   printf("listening on %s\n", srv_server_address(server));
   fflush(stdout);
   wait_for_signal(signals);
@@ -231,6 +263,9 @@ int cmd_serve(int argc, char **argv) {
   srv_ssl_config ssl = {0};
   hr_status s = a.ssl_file ? srv_ssl_read_file(a.ssl_file, &ssl) : NULL;
   if (a.ssl_file && !s) o.ssl = &ssl;
+  char token[TOKEN_BYTES];
+  if (!s && a.admin_token_file) s = read_token(a.admin_token_file, token);
+  if (!s && a.admin_token_file) o.admin_token = token;
   srv_config config;
   if (!s) s = load_config(&a, &config);
   if (s) {

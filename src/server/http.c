@@ -113,6 +113,16 @@ static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const
   if (!resp) return MHD_NO;
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
   if (r->allow) MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
+  if (s->opts.enable_cors) { /* TensorFlow Serving's --rest_api_enable_cors_support headers */
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", "*");
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods", "POST, GET");
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers", "Content-Type");
+  }
+  if (r->json_bytes >= 0) {
+    char json_bytes[24];
+    snprintf(json_bytes, sizeof json_bytes, "%lld", r->json_bytes);
+    MHD_add_response_header(resp, SRV_INFERENCE_HEADER, json_bytes);
+  }
   pthread_mutex_lock(&s->mu);
   bool draining = s->draining;
   pthread_mutex_unlock(&s->mu);
@@ -258,7 +268,10 @@ static void handle(srv_server *s, request_state *st, const char *method, const c
     return;
   }
   srv_call call = {.deadline = st->start + s->opts.request_timeout_seconds, .abandoned = call_abandoned, .ctx = st};
-  srv_rest_handle(s, method, url, st->body.data ? st->body.data : "", st->body.len, &call, reply);
+  srv_rest_headers headers = {
+      .origin = MHD_lookup_connection_value(st->connection, MHD_HEADER_KIND, "Origin"),
+      .inference_json_len = MHD_lookup_connection_value(st->connection, MHD_HEADER_KIND, SRV_INFERENCE_HEADER)};
+  srv_rest_handle(s, method, url, &headers, st->body.data ? st->body.data : "", st->body.len, &call, reply);
 }
 
 /* A worker runs a queued request, then wakes its connection (after which the state may be gone). */
@@ -420,8 +433,8 @@ static void describe_address(const struct sockaddr_storage *sa, char *buf, size_
   }
 }
 
-/* Binds and listens on the first address `host` resolves to, non-blocking. */
-static hr_status bind_listener(srv_server *s, const struct addrinfo *ai) {
+/* Binds and listens on one resolved address, non-blocking. */
+static hr_status bind_listener(const struct addrinfo *ai, const char *host, int port, srv_listener *out) {
   int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
   if (fd < 0) return hr_error(HR_IO_ERROR, "socket: %s", strerror(errno));
   int one = 1;
@@ -430,28 +443,35 @@ static hr_status bind_listener(srv_server *s, const struct addrinfo *ai) {
   socklen_t len = sizeof bound;
   if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || listen(fd, LISTEN_BACKLOG) != 0 ||
       getsockname(fd, (struct sockaddr *)&bound, &len) != 0) {
-    hr_status st =
-        hr_error(HR_IO_ERROR, "cannot listen on %s port %d: %s", s->opts.host, s->opts.port, strerror(errno));
+    hr_status st = hr_error(HR_IO_ERROR, "cannot listen on %s port %d: %s", host, port, strerror(errno));
     close(fd);
     return st;
   }
-  describe_address(&bound, s->address, sizeof s->address, &s->port);
-  s->listen_fd = fd;
+  describe_address(&bound, out->address, sizeof out->address, &out->port);
+  out->fd = fd;
   return NULL;
 }
 
-/* Resolves the configured host (numerically or through /etc/hosts) and binds it. */
-static hr_status open_listener(srv_server *s) {
+hr_status srv_listen(const char *host, int port, srv_listener *out) {
   char service[16];
-  snprintf(service, sizeof service, "%d", s->opts.port);
+  snprintf(service, sizeof service, "%d", port);
   struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE | AI_NUMERICSERV};
   struct addrinfo *res = NULL;
-  int rc = getaddrinfo(s->opts.host, service, &hints, &res);
-  if (rc != 0 || !res)
-    return hr_error(HR_INVALID_ARGUMENT, "cannot resolve host '%s': %s", s->opts.host, gai_strerror(rc));
-  hr_status st = bind_listener(s, res);
+  int rc = getaddrinfo(host, service, &hints, &res);
+  if (rc != 0 || !res) return hr_error(HR_INVALID_ARGUMENT, "cannot resolve host '%s': %s", host, gai_strerror(rc));
+  hr_status st = bind_listener(res, host, port, out);
   freeaddrinfo(res);
   return st;
+}
+
+/* Binds the REST port. */
+static hr_status open_listener(srv_server *s) {
+  srv_listener l;
+  HR_TRY(srv_listen(s->opts.host, s->opts.port, &l));
+  s->listen_fd = l.fd;
+  s->port = l.port;
+  memcpy(s->address, l.address, sizeof s->address);
+  return NULL;
 }
 
 /* libmicrohttpd's I/O threads: one per CPU, between 2 and 8 (the work runs on the workers). */

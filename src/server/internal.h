@@ -17,6 +17,7 @@
 
 struct MHD_Daemon;
 struct srv_workers;
+struct srv_grpc;
 
 struct srv_server {
   srv_options opts; /* opts.batching.allowed_batch_sizes is the batcher's concern, not kept */
@@ -30,9 +31,10 @@ struct srv_server {
   int listen_fd;               /* -1 when closed */
   int port;
   char address[96]; /* "127.0.0.1:8501" */
+  struct srv_grpc *grpc; /* the gRPC transport (grpc.c); NULL without a gRPC port */
   pthread_mutex_t mu;
   pthread_cond_t idle_cv; /* signalled when in_flight drops */
-  int in_flight;          /* requests between arrival and completion */
+  int in_flight;          /* requests between arrival and completion (REST), gRPC calls on the workers */
   bool draining;          /* stop was called: answers close their connections */
   bool started, stopped;
 };
@@ -47,16 +49,40 @@ typedef struct srv_reply {
   const char *endpoint; /* metrics label: "predict", "status", "metadata", "healthz", ... */
   const char *model;    /* metrics label: a configured model's name, or "" */
   char version[24];     /* metrics label: the version that answered, or "" */
+  srv_code code;        /* the canonical code answered (TensorFlow Serving's request_count label) */
+  long long json_bytes; /* >= 0: the body is that many bytes of JSON then binary tensor data (KServe's
+                         * Inference-Header-Content-Length header); -1: none */
 } srv_reply;
+
+/* KServe's binary tensor data header: the bytes of JSON before the binary data, in a request or
+ * an answer. */
+#define SRV_INFERENCE_HEADER "Inference-Header-Content-Length"
+
+/* The request headers the REST adapter reads (NULL when absent). */
+typedef struct srv_rest_headers {
+  const char *origin;             /* Origin: a CORS preflight's */
+  const char *inference_json_len; /* Inference-Header-Content-Length: KServe's binary tensor data */
+} srv_rest_headers;
 
 /* Initializes a reply (status 200, JSON, empty body, endpoint "other", no model). */
 void srv_reply_init(srv_reply *r);
 /* Makes the reply a JSON error {"error": "<message>"} with the HTTP status of `code`. */
 void srv_reply_error(srv_reply *r, int http_status, const char *message);
-/* Answers a REST request (method, decoded path, body): the adapter from HTTP and JSON to the
- * service. */
-void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len,
-                     const srv_call *call, srv_reply *reply);
+/* Answers a REST request (method, decoded path, headers, body): the adapter from HTTP and JSON to
+ * the service. */
+void srv_rest_handle(srv_server *s, const char *method, const char *path, const srv_rest_headers *headers,
+                     const char *body, size_t len, const srv_call *call, srv_reply *reply);
+
+/* A bound, listening, non-blocking socket and its address ("127.0.0.1:8501", "[::1]:8500"). */
+typedef struct srv_listener {
+  int fd;
+  int port;
+  char address[96];
+} srv_listener;
+
+/* Binds and listens on the first address `host` resolves to (numerically or through /etc/hosts),
+ * port `port` (0: any free one). */
+hr_status srv_listen(const char *host, int port, srv_listener *out);
 
 /* Binds the listening socket and starts libmicrohttpd's threads. */
 hr_status srv_http_start(srv_server *s);

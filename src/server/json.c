@@ -35,7 +35,7 @@ srv_json_kind srv_json_peek(srv_json *r) {
   if (c == '{') return SRV_JSON_OBJECT;
   if (c == '[') return SRV_JSON_ARRAY;
   if (c == '"') return SRV_JSON_STRING;
-  if (c == '-' || (c >= '0' && c <= '9') || starts_with(r, "NaN") || starts_with(r, "Infinity")) return SRV_JSON_NUMBER;
+  if (c == '-' || (c >= '0' && c <= '9') || starts_with(r, "NaN") || starts_with(r, "Inf")) return SRV_JSON_NUMBER;
   if (starts_with(r, "true") || starts_with(r, "false") || starts_with(r, "null")) return SRV_JSON_LITERAL;
   return SRV_JSON_OTHER;
 }
@@ -261,10 +261,12 @@ hr_status srv_json_number(srv_json *r, srv_json_num *out) {
   const char *start = r->p;
   bool integer = true;
   if (r->p < r->end && *r->p == '-') r->p++;
-  if (starts_with(r, "Infinity")) {
-    r->p += 8;
+  if (starts_with(r, "Inf")) {
+    /* "Inf" or "Infinity", as RapidJSON's kParseNanAndInfFlag reads them */
+    r->p += starts_with(r, "Infinity") ? 8 : 3;
+    if (r->p < r->end && *r->p == 'i') return srv_json_error(r, "invalid value");
     integer = false;
-  } else if (r->p == start && starts_with(r, "NaN")) {
+  } else if (starts_with(r, "NaN")) {
     r->p += 3;
     integer = false;
   } else {
@@ -430,12 +432,12 @@ bool srv_json_to_double(const srv_json_num *n, double *out) {
   number_text(n, buf);
   bool negative = buf[0] == '-';
   const char *body = negative ? buf + 1 : buf;
-  if (strcmp(body, "Infinity") == 0) {
+  if (strcmp(body, "Infinity") == 0 || strcmp(body, "Inf") == 0) {
     *out = negative ? -INFINITY : INFINITY;
     return true;
   }
-  if (strcmp(buf, "NaN") == 0) {
-    *out = NAN;
+  if (strcmp(body, "NaN") == 0) {
+    *out = NAN; /* "-NaN" too: RapidJSON reads it as NaN */
     return true;
   }
   errno = 0;
@@ -559,163 +561,23 @@ void srv_json_put_i64(hr_strbuf *sb, int64_t v) {
   }
 }
 
-/* Whether `text` reads back as the float of type t with bit pattern `bits`. */
-static bool reads_back(hr_dtype t, const char *text, uint64_t bits) {
-  switch (t) {
-    case HR_F32: return hr_f32_bits(strtof(text, NULL)) == (uint32_t)bits;
-    case HR_F16: return hr_f64_to_f16(strtod(text, NULL)) == (uint16_t)bits;
-    case HR_BF16: return hr_f64_to_bf16(strtod(text, NULL)) == (uint16_t)bits;
-    default: return hr_f64_bits(strtod(text, NULL)) == bits;
-  }
-}
-
-/* ---- shortest round-trip digits without printf (f32, f16, bf16) ---------------------------------
- *
- * printf and strtod cost about 0.6 us per float (a 256 x 256 logits tensor: 40 ms), so the digits
- * of a narrow float are found in double arithmetic, which is exact enough almost always, and the
- * rare value where it might not be (a decimal digit or a read-back that lands within rounding error
- * of a tie) takes the printf path. Both paths give the same text. */
-
-/* Powers of ten exact in double. */
-static const double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-enum { POW10_MAX = 22 };
-
-/* x * 10^k, correctly rounded (one multiplication or division by an exact power); false when
- * 10^|k| is not exact in double. */
-static bool scale10(double x, int k, double *out) {
-  if (k > POW10_MAX || k < -POW10_MAX) return false;
-  *out = k >= 0 ? x * kPow10[k] : x / kPow10[-k];
-  return true;
-}
-
-/* The value of the float of type t with bit pattern `bits`, and the bit pattern of `v` rounded to
- * type t. */
-static double narrow_value(hr_dtype t, uint64_t bits) {
-  switch (t) {
-    case HR_F32: return hr_bits_f32((uint32_t)bits);
-    case HR_F16: return hr_f16_to_f64((uint16_t)bits);
-    default: return hr_bf16_to_f64((uint16_t)bits);
-  }
-}
-static uint64_t narrow_bits(hr_dtype t, double v) {
-  switch (t) {
-    case HR_F32: return hr_f32_bits((float)v);
-    case HR_F16: return hr_f64_to_f16(v);
-    default: return hr_f64_to_bf16(v);
-  }
-}
-
-/* Whether the decimal D x 10^q (D < 10^9) reads back, correctly rounded to type t, as the positive
- * float `bits`; *sure is false when double arithmetic cannot tell. */
-static bool decimal_reads_back(hr_dtype t, uint64_t bits, uint64_t d, int q, bool *sure) {
-  double x;
-  *sure = scale10((double)d, q, &x);
-  if (!*sure) return false;
-  /* x is within half a double ulp of the decimal; rounding it to t is the decimal's rounding
-   * unless x lies that close to the midpoint between two floats of type t. */
-  uint64_t got = narrow_bits(t, x);
-  double y = narrow_value(t, got), neighbour = narrow_value(t, x >= y ? got + 1 : got - 1);
-  double mid = (y + neighbour) / 2, margin = fabs(x) * 0x1p-51;
-  if (fabs(x - mid) <= margin) *sure = false;
-  return got == bits;
-}
-
-/* Writes the decimal D (exactly `digits` digits) x 10^(x10 - digits + 1) as printf's "%.*g" with
- * that precision would: fixed notation for -4 <= x10 < digits, else d.ddde+XX; trailing zeros
- * dropped. Returns the length. */
-static int format_g(bool negative, uint64_t d, int digits, int x10, char *out) {
-  char s[24];
-  for (int i = digits - 1; i >= 0; i--, d /= 10) s[i] = (char)('0' + d % 10);
-  int len = digits;
-  while (len > 1 && s[len - 1] == '0') len--;
-  int n = 0;
-  if (negative) out[n++] = '-';
-  if (x10 < -4 || x10 >= digits) {
-    out[n++] = s[0];
-    if (len > 1) {
-      out[n++] = '.';
-      for (int i = 1; i < len; i++) out[n++] = s[i];
-    }
-    out[n++] = 'e';
-    out[n++] = x10 < 0 ? '-' : '+';
-    int e = x10 < 0 ? -x10 : x10;
-    if (e >= 100) out[n++] = (char)('0' + e / 100);
-    out[n++] = (char)('0' + e / 10 % 10);
-    out[n++] = (char)('0' + e % 10);
-  } else if (x10 >= 0) {
-    for (int i = 0; i <= x10; i++) out[n++] = i < len ? s[i] : '0';
-    if (len > x10 + 1) {
-      out[n++] = '.';
-      for (int i = x10 + 1; i < len; i++) out[n++] = s[i];
-    }
-  } else {
-    out[n++] = '0';
-    out[n++] = '.';
-    for (int i = -1; i > x10; i--) out[n++] = '0';
-    for (int i = 0; i < len; i++) out[n++] = s[i];
-  }
-  return n;
-}
-
-/* The shortest "%.*g" text (from min_digits to max_digits significant digits) that reads back as
- * the finite, non-zero float `bits` of type t (f32, f16, bf16) with value v; false when double
- * arithmetic cannot decide some step exactly (the caller then uses printf). */
-static bool shortest_narrow(hr_dtype t, uint64_t bits, double v, int min_digits, int max_digits, char *out,
-                            int *len) {
-  bool negative = v < 0;
-  double a = fabs(v);
-  uint64_t abs_bits = narrow_bits(t, a);
-  int e10 = (int)floor(log10(a));
-  double lo;
-  if (!scale10(1.0, e10, &lo)) return false;
-  if (a < lo) e10--; /* log10 rounded across a power of ten */
-  else if (scale10(1.0, e10 + 1, &lo) && a >= lo) e10++;
-  for (int digits = min_digits; digits <= max_digits; digits++) {
-    double scaled, r;
-    if (!scale10(a, digits - 1 - e10, &scaled)) return false;
-    r = nearbyint(scaled);
-    if (fabs(fabs(scaled - floor(scaled)) - 0.5) <= scaled * 0x1p-50) return false; /* near a tie */
-    uint64_t d = (uint64_t)r;
-    int x10 = e10;
-    if (d >= (uint64_t)kPow10[digits]) { /* 9.99... rounded up to 10.0 */
-      d /= 10;
-      x10++;
-    }
-    bool sure;
-    bool ok = decimal_reads_back(t, abs_bits, d, x10 - digits + 1, &sure);
-    if (!sure) return false;
-    if (ok) {
-      *len = format_g(negative, d, digits, x10, out);
-      return true;
-    }
-  }
-  return false;
+/* Whether `text` reads back as exactly `v`: as a float for f32 (the text's own rounding to
+ * float, not through a double), as a double otherwise. */
+static bool reads_back(const char *text, double v, bool single) {
+  if (single) return strtof(text, NULL) == (float)v;
+  return strtod(text, NULL) == v;
 }
 
 void srv_json_put_float(hr_strbuf *sb, hr_dtype t, uint64_t bits) {
   double v;
-  int digits, max_digits;
+  bool single = true; /* written as TensorFlow Serving writes a float; else as a double */
   switch (t) {
-    case HR_F32:
-      v = hr_bits_f32((uint32_t)bits);
-      digits = 6;
-      max_digits = 9;
-      break;
-    case HR_F16:
-      v = hr_f16_to_f64((uint16_t)bits);
-      digits = 1;
-      max_digits = 5;
-      break;
-    case HR_BF16:
-      v = hr_bf16_to_f64((uint16_t)bits);
-      digits = 1;
-      max_digits = 4;
-      break;
+    case HR_F32: v = hr_bits_f32((uint32_t)bits); break;
+    case HR_F16: v = hr_f16_to_f64((uint16_t)bits); break;
+    case HR_BF16: v = hr_bf16_to_f64((uint16_t)bits); break;
     default:
       v = hr_bits_f64(bits);
-      digits = 15;
-      max_digits = 17;
+      single = false;
       break;
   }
   if (isnan(v)) {
@@ -727,12 +589,8 @@ void srv_json_put_float(hr_strbuf *sb, hr_dtype t, uint64_t bits) {
     return;
   }
   char buf[40];
-  int n;
-  if (t == HR_F64 || v == 0 || !shortest_narrow(t, bits, v, digits, max_digits, buf, &n)) {
-    n = snprintf(buf, sizeof buf, "%.*g", digits, v);
-    while (digits < max_digits && !reads_back(t, buf, bits)) n = snprintf(buf, sizeof buf, "%.*g", ++digits, v);
-  }
-  buf[n] = '\0';
-  hr_strbuf_append(sb, buf, (size_t)n);
+  snprintf(buf, sizeof buf, "%.6g", v);
+  if (!reads_back(buf, v, single)) snprintf(buf, sizeof buf, "%.*g", single ? 9 : 17, v);
+  hr_strbuf_puts(sb, buf);
   if (!strpbrk(buf, ".e")) hr_strbuf_puts(sb, ".0");
 }

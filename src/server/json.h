@@ -4,8 +4,9 @@
  * request costs the memory of the tensors it carries, not of a DOM (a DOM of a 64 MiB body of
  * small numbers would take gigabytes). Nesting is bounded (`max_depth`), strings and numbers are
  * length-checked, and every error is INVALID_ARGUMENT "JSON Parse error: ... at offset: N", the
- * form TensorFlow Serving uses. Like TensorFlow Serving the reader accepts the number tokens NaN,
- * Infinity and -Infinity, and the writers produce them for non-finite floats. */
+ * form TensorFlow Serving uses. Like TensorFlow Serving (RapidJSON's kParseNanAndInfFlag) the
+ * reader accepts the number tokens NaN, -NaN, Inf, -Inf, Infinity and -Infinity, and the writers
+ * produce NaN, Infinity and -Infinity for non-finite floats. */
 #ifndef HLORUN_SERVER_JSON_H
 #define HLORUN_SERVER_JSON_H
 
@@ -34,7 +35,7 @@ typedef enum srv_json_kind {
   SRV_JSON_OBJECT,  /* '{' */
   SRV_JSON_ARRAY,   /* '[' */
   SRV_JSON_STRING,  /* '"' */
-  SRV_JSON_NUMBER,  /* '-', a digit, NaN or Infinity */
+  SRV_JSON_NUMBER,  /* '-', a digit, NaN or Inf(inity) */
   SRV_JSON_LITERAL, /* true, false or null */
   SRV_JSON_OTHER,   /* anything else: a syntax error where a value is expected */
 } srv_json_kind;
@@ -82,7 +83,8 @@ void srv_json_excerpt(const srv_json *r, char *buf, size_t cap);
 /* Number conversions; false when the token is not an integer or does not fit. */
 bool srv_json_to_i64(const srv_json_num *n, int64_t *out);
 bool srv_json_to_u64(const srv_json_num *n, uint64_t *out);
-/* Any number token as a double (NaN, +-Infinity included); false when it overflows to infinity. */
+/* Any number token as a double (NaN, +-Inf(inity) included); false when a finite token overflows
+ * a double (RapidJSON's "Number too big to be stored in double."). */
 bool srv_json_to_double(const srv_json_num *n, double *out);
 
 /* Decodes standard base64 (padding optional) and appends the bytes to `out`; false on bad input. */
@@ -95,9 +97,11 @@ void srv_json_put_cstring(hr_strbuf *sb, const char *s);
 void srv_json_put_i64(hr_strbuf *sb, int64_t v);
 void srv_json_put_u64(hr_strbuf *sb, uint64_t v);
 /* A float of type t (f16, bf16, f32, f64; `bits` its bit pattern) as TensorFlow Serving writes
- * floats: the shortest "%g" form that reads back to the same value, trying at least 6 significant
- * digits for f32 and 15 for f64 (any number for f16/bf16), ".0" appended to whole numbers;
- * NaN, Infinity or -Infinity when not finite. */
+ * floats (json_tensor.cc WriteDecimal): six significant digits ("%.6g", which absl::StrCat
+ * writes), or, when those do not read back as the same value, max_digits10 of them ("%.9g" for
+ * f32, "%.17g" for f64); ".0" appended when the text has neither '.' nor 'e'; NaN, Infinity or
+ * -Infinity when not finite. f16 and bf16 (which TF Serving does not write) are written as the f32
+ * of the same value. */
 void srv_json_put_float(hr_strbuf *sb, hr_dtype t, uint64_t bits);
 
 #endif

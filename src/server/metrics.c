@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,10 @@
 
 enum {
   MAX_LABELS = 4,
-  MAX_BUCKETS = 16,
+  MAX_BUCKETS = 34,
+  /* TensorFlow Serving's latency histograms: Buckets::Exponential(10, 1.8, 33) in microseconds,
+   * bounds 10 * 1.8^i for i < 33, and a last bucket above them. */
+  TFS_BOUNDS = 33,
 };
 
 /* Upper bounds of the request latency histogram, in seconds. */
@@ -42,7 +46,21 @@ struct srv_metrics {
   family requests;   /* labels: model, version, endpoint, code */
   family latency;    /* labels: model, endpoint */
   family batches;    /* labels: model */
+  /* TensorFlow Serving's families (metrics.h) */
+  family tfs_requests;             /* labels: model_name, status */
+  family tfs_latency;              /* labels: model_name, API, entrypoint */
+  family tfs_runtime;              /* labels: model_name, API, runtime */
+  double tfs_bounds[TFS_BOUNDS];   /* microseconds */
 };
+
+/* Fills TensorFlow Serving's latency bounds as its ExponentialBuckets computes them. */
+static void tfs_bounds_init(double *bounds) {
+  double bound = 10;
+  for (int i = 0; i < TFS_BOUNDS; i++) {
+    bounds[i] = bound;
+    bound *= 1.8;
+  }
+}
 
 hr_status srv_metrics_create(srv_metrics **out) {
   srv_metrics *m = calloc(1, sizeof *m);
@@ -54,6 +72,7 @@ hr_status srv_metrics_create(srv_metrics **out) {
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   m->start_time = (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+  tfs_bounds_init(m->tfs_bounds);
   *out = m;
   return NULL;
 }
@@ -70,6 +89,9 @@ void srv_metrics_free(srv_metrics *m) {
   free_family(&m->requests, 4);
   free_family(&m->latency, 2);
   free_family(&m->batches, 1);
+  free_family(&m->tfs_requests, 2);
+  free_family(&m->tfs_latency, 3);
+  free_family(&m->tfs_runtime, 3);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }
@@ -101,10 +123,11 @@ static series *find_series(srv_metrics *m, family *f, const char *const *values,
   return s;
 }
 
-/* Adds an observation to a histogram series. */
-static void observe(series *s, const double *bounds, int n_bounds, double v) {
+/* Adds an observation to a histogram series: into the first bucket whose bound is >= v
+ * (Prometheus's "le"), or, `below`, whose bound is > v (TensorFlow's histograms). */
+static void observe(series *s, const double *bounds, int n_bounds, double v, bool below) {
   int b = 0;
-  while (b < n_bounds && v > bounds[b]) b++;
+  while (b < n_bounds && (below ? v >= bounds[b] : v > bounds[b])) b++;
   if (b < n_bounds) s->buckets[b]++;
   s->count++;
   s->value += v;
@@ -120,7 +143,7 @@ void srv_metrics_request(srv_metrics *m, const char *model, const char *version,
   series *s = find_series(m, &m->requests, counter_labels, 4);
   if (s) s->value += 1;
   s = find_series(m, &m->latency, latency_labels, 2);
-  if (s) observe(s, latency_bounds, (int)(sizeof latency_bounds / sizeof latency_bounds[0]), seconds);
+  if (s) observe(s, latency_bounds, (int)(sizeof latency_bounds / sizeof latency_bounds[0]), seconds, false);
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -128,7 +151,27 @@ void srv_metrics_batch(srv_metrics *m, const char *model, int64_t rows) {
   const char *labels[] = {model};
   pthread_mutex_lock(&m->mu);
   series *s = find_series(m, &m->batches, labels, 1);
-  if (s) observe(s, batch_bounds, (int)(sizeof batch_bounds / sizeof batch_bounds[0]), (double)rows);
+  if (s) observe(s, batch_bounds, (int)(sizeof batch_bounds / sizeof batch_bounds[0]), (double)rows, false);
+  pthread_mutex_unlock(&m->mu);
+}
+
+void srv_metrics_tfs_request(srv_metrics *m, const char *model, const char *api, const char *entrypoint, srv_code code,
+                             double seconds) {
+  const char *counter_labels[] = {model, srv_code_name(code)};
+  const char *latency_labels[] = {model, api, entrypoint};
+  pthread_mutex_lock(&m->mu);
+  series *s = find_series(m, &m->tfs_requests, counter_labels, 2);
+  if (s) s->value += 1;
+  s = code == SRV_OK ? find_series(m, &m->tfs_latency, latency_labels, 3) : NULL;
+  if (s) observe(s, m->tfs_bounds, TFS_BOUNDS, seconds * 1e6, true);
+  pthread_mutex_unlock(&m->mu);
+}
+
+void srv_metrics_tfs_runtime(srv_metrics *m, const char *model, const char *api, double seconds) {
+  const char *labels[] = {model, api, "hlorun"};
+  pthread_mutex_lock(&m->mu);
+  series *s = find_series(m, &m->tfs_runtime, labels, 3);
+  if (s) observe(s, m->tfs_bounds, TFS_BOUNDS, seconds * 1e6, true);
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -232,6 +275,30 @@ static void append_recorded(srv_metrics *m, hr_strbuf *sb) {
                      (int)(sizeof batch_bounds / sizeof batch_bounds[0]));
 }
 
+/* Appends TensorFlow Serving's families, named as its Prometheus exporter names them ('/' -> ':').
+ * Call with the lock held. */
+static void append_tfs(srv_metrics *m, hr_strbuf *sb) {
+  static const char *const request_keys[] = {"model_name", "status"};
+  static const char *const latency_keys[] = {"model_name", "API", "entrypoint"};
+  static const char *const runtime_keys[] = {"model_name", "API", "runtime"};
+  srv_prom_family(sb, ":tensorflow:serving:request_count", "counter", "The total number of requests.");
+  for (int i = 0; i < m->tfs_requests.n; i++) {
+    const series *s = &m->tfs_requests.items[i];
+    const char *labels[] = {request_keys[0], s->labels[0], request_keys[1], s->labels[1]};
+    srv_prom_sample(sb, ":tensorflow:serving:request_count", labels, 2, s->value);
+  }
+  srv_prom_family(sb, ":tensorflow:serving:request_latency", "histogram",
+                  "Distribution of wall time (in microseconds) for Tensorflow Serving request.");
+  for (int i = 0; i < m->tfs_latency.n; i++)
+    append_histogram(sb, ":tensorflow:serving:request_latency", &m->tfs_latency.items[i], latency_keys, 3,
+                     m->tfs_bounds, TFS_BOUNDS);
+  srv_prom_family(sb, ":tensorflow:serving:runtime_latency", "histogram",
+                  "Distribution of wall time (in microseconds) for Tensorflow runtime.");
+  for (int i = 0; i < m->tfs_runtime.n; i++)
+    append_histogram(sb, ":tensorflow:serving:runtime_latency", &m->tfs_runtime.items[i], runtime_keys, 3,
+                     m->tfs_bounds, TFS_BOUNDS);
+}
+
 /* Counts the process's open file descriptors; -1 when /proc is unavailable. */
 static double open_fds(void) {
   DIR *d = opendir("/proc/self/fd");
@@ -281,6 +348,7 @@ static void append_process(const srv_metrics *m, hr_strbuf *sb) {
 void srv_metrics_append(srv_metrics *m, hr_strbuf *sb) {
   pthread_mutex_lock(&m->mu);
   append_recorded(m, sb);
+  append_tfs(m, sb);
   pthread_mutex_unlock(&m->mu);
   append_process(m, sb);
 }

@@ -5,6 +5,7 @@
  * the first list closed at that level (and by the model's static dims), and every element is
  * converted to the input's element type as it is read. The element count over all inputs is
  * bounded, so a request never takes more memory than its tensors. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,11 +45,11 @@ typedef struct parse_ctx {
 
 /* The TensorFlow-style type error for the value at the reader: "input 'x': JSON Value: ... Type:
  * String is not of expected type: DT_INT32". */
-static hr_status type_error(parse_ctx *c, const input_acc *a, srv_json_kind k) {
+static hr_status type_error(srv_json *r, const char *name, hr_dtype t, srv_json_kind k) {
   char excerpt[EXCERPT];
-  srv_json_excerpt(&c->r, excerpt, sizeof excerpt);
-  return hr_error(HR_INVALID_ARGUMENT, "input '%s': JSON Value: %s Type: %s is not of expected type: %s", a->info->name,
-                  excerpt, srv_json_kind_name(k), srv_dtype_tf_name(a->info->spec.dtype));
+  srv_json_excerpt(r, excerpt, sizeof excerpt);
+  return hr_error(HR_INVALID_ARGUMENT, "input '%s': JSON Value: %s Type: %s is not of expected type: %s", name,
+                  excerpt, srv_json_kind_name(k), srv_dtype_tf_name(t));
 }
 
 /* Counts one more element against the request's bound. */
@@ -72,8 +73,8 @@ static void int_range(hr_dtype t, int64_t *lo, uint64_t *hi) {
   }
 }
 
-/* Appends the low `size` bytes of v (little-endian host order) to the input's data. */
-static void put_bytes(input_acc *a, uint64_t v, size_t size) {
+/* Appends the low `size` bytes of v (little-endian host order). */
+static void put_bytes(hr_strbuf *out, uint64_t v, size_t size) {
   uint8_t b8 = (uint8_t)v;
   uint16_t b16 = (uint16_t)v;
   uint32_t b32 = (uint32_t)v;
@@ -81,14 +82,13 @@ static void put_bytes(input_acc *a, uint64_t v, size_t size) {
                   : size == 2 ? (const void *)&b16
                   : size == 4 ? (const void *)&b32
                               : (const void *)&v;
-  hr_strbuf_append(&a->data, p, size);
+  hr_strbuf_append(out, p, size);
 }
 
 /* Reads an integer element: an integer literal within the type's range. */
-static hr_status put_int(parse_ctx *c, input_acc *a) {
-  hr_dtype t = a->info->spec.dtype;
+static hr_status put_int(srv_json *r, const char *name, hr_dtype t, hr_strbuf *out) {
   srv_json_num n;
-  HR_TRY(srv_json_number(&c->r, &n));
+  HR_TRY(srv_json_number(r, &n));
   int64_t lo;
   uint64_t hi, u = 0;
   int64_t s = 0;
@@ -99,61 +99,65 @@ static hr_status put_int(parse_ctx *c, input_acc *a) {
     int shown = n.len > EXCERPT ? EXCERPT : (int)n.len;
     if (!n.integer)
       return hr_error(HR_INVALID_ARGUMENT, "input '%s': JSON Value: %.*s Type: Number is not of expected type: %s",
-                      a->info->name, shown, n.text, srv_dtype_tf_name(t));
-    return hr_error(HR_INVALID_ARGUMENT, "input '%s': value %.*s is out of range for %s", a->info->name, shown, n.text,
+                      name, shown, n.text, srv_dtype_tf_name(t));
+    return hr_error(HR_INVALID_ARGUMENT, "input '%s': value %.*s is out of range for %s", name, shown, n.text,
                     srv_dtype_tf_name(t));
   }
-  put_bytes(a, hr_dtype_is_signed_int(t) ? (uint64_t)s : u, hr_dtype_size(t));
+  put_bytes(out, hr_dtype_is_signed_int(t) ? (uint64_t)s : u, hr_dtype_size(t));
   return NULL;
 }
 
-/* Reads a float element: any number, NaN or +-Infinity; finite values must stay finite in the
- * input's type. */
-static hr_status put_float(parse_ctx *c, input_acc *a) {
-  hr_dtype t = a->info->spec.dtype;
+/* A double rounded to float as IEEE 754 rounds (to nearest), beyond float's range included (where
+ * a C cast is undefined): an infinity from FLT_MAX plus half its spacing on. */
+static float to_float(double v) {
+  if (!isfinite(v) || fabs(v) <= FLT_MAX) return (float)v;
+  return (float)copysign(fabs(v) < 0x1.ffffffp127 ? FLT_MAX : INFINITY, v);
+}
+
+/* Reads a float element: any number, NaN or +-Inf(inity). As in TensorFlow Serving (a double cast
+ * to float), a value beyond the input type's range becomes an infinity; a finite token beyond a
+ * double's range is RapidJSON's parse error. */
+static hr_status put_float(srv_json *r, hr_dtype t, hr_strbuf *out) {
   srv_json_num n;
-  HR_TRY(srv_json_number(&c->r, &n));
+  HR_TRY(srv_json_number(r, &n));
   double v = 0;
-  bool ok = srv_json_to_double(&n, &v);
+  if (!srv_json_to_double(&n, &v)) {
+    r->p = n.text;
+    return srv_json_error(r, "Number too big to be stored in double.");
+  }
   uint64_t bits;
-  if (t == HR_F64) {
+  if (t == HR_F64)
     bits = hr_f64_bits(v);
-  } else if (t == HR_F32) {
-    float f = (float)v;
-    ok = ok && (!isfinite(v) || isfinite(f));
-    bits = hr_f32_bits(f);
-  } else {
-    uint16_t h = t == HR_F16 ? hr_f64_to_f16(v) : hr_f64_to_bf16(v);
-    ok = ok && (!isfinite(v) || isfinite(t == HR_F16 ? hr_f16_to_f64(h) : hr_bf16_to_f64(h)));
-    bits = h;
-  }
-  if (!ok) {
-    int shown = n.len > EXCERPT ? EXCERPT : (int)n.len;
-    return hr_error(HR_INVALID_ARGUMENT, "input '%s': cannot convert JSON value: %.*s to %s without loss of precision",
-                    a->info->name, shown, n.text, srv_dtype_tf_name(t));
-  }
-  put_bytes(a, bits, hr_dtype_size(t));
+  else if (t == HR_F32)
+    bits = hr_f32_bits(to_float(v));
+  else
+    bits = t == HR_F16 ? hr_f64_to_f16(v) : hr_f64_to_bf16(v);
+  put_bytes(out, bits, hr_dtype_size(t));
   return NULL;
+}
+
+hr_status srv_predict_read_element(srv_json *r, const char *name, hr_dtype t, hr_strbuf *out) {
+  srv_json_kind k = srv_json_peek(r);
+  if (t == HR_I1) {
+    bool value = false, is_null = true;
+    if (k == SRV_JSON_LITERAL) HR_TRY(srv_json_literal(r, &value, &is_null));
+    if (is_null) return type_error(r, name, t, k);
+    put_bytes(out, value, 1);
+    return NULL;
+  }
+  if (k != SRV_JSON_NUMBER) return type_error(r, name, t, k);
+  if (hr_dtype_is_float(t)) return put_float(r, t, out);
+  if (hr_dtype_is_signed_int(t) || hr_dtype_is_unsigned_int(t)) return put_int(r, name, t, out);
+  return hr_error(HR_UNIMPLEMENTED, "input '%s': %s elements cannot be given in JSON", name, hr_dtype_name(t));
 }
 
 /* Reads one element of the input's type at the reader. */
 static hr_status put_scalar(parse_ctx *c, input_acc *a) {
-  hr_dtype t = a->info->spec.dtype;
-  srv_json_kind k = srv_json_peek(&c->r);
-  if (k == SRV_JSON_ARRAY)
+  if (srv_json_peek(&c->r) == SRV_JSON_ARRAY)
     return hr_error(HR_INVALID_ARGUMENT, "input '%s': Encountered list at unexpected level: %d expected < %d",
                     a->info->name, a->rank, a->rank);
   HR_TRY(count_elements(c, 1));
-  if (t == HR_I1) {
-    bool value = false, is_null = true;
-    if (k == SRV_JSON_LITERAL) HR_TRY(srv_json_literal(&c->r, &value, &is_null));
-    if (is_null) return type_error(c, a, k);
-    put_bytes(a, value, 1);
-    return NULL;
-  }
-  if (k != SRV_JSON_NUMBER) return type_error(c, a, k);
-  if (hr_dtype_is_float(t)) return put_float(c, a);
-  return put_int(c, a);
+  return srv_predict_read_element(&c->r, a->info->name, a->info->spec.dtype, &a->data);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -398,7 +402,7 @@ static hr_status parse_document(parse_ctx *c, srv_predict_format *format) {
       HR_TRY(srv_json_skip(&c->r));
     }
   }
-  HR_TRY(srv_json_finish(&c->r));
+  /* What follows the document's object is not read (RapidJSON's kParseStopWhenDoneFlag). */
   if (!have_rows && !have_columns) return hr_error(HR_INVALID_ARGUMENT, "Missing 'inputs' or 'instances' key");
   *format = have_rows ? SRV_FORMAT_ROW : SRV_FORMAT_COLUMNAR;
   return NULL;
@@ -473,8 +477,7 @@ void srv_predict_request_free(srv_predict_request *r) {
 /* Responses                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Appends element `i` of a tensor as JSON. */
-static void put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i) {
+void srv_predict_put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i) {
   const unsigned char *p = (const unsigned char *)t->data + (size_t)i * hr_dtype_size(t->dtype);
   int8_t i8;
   int16_t i16;
@@ -576,7 +579,7 @@ static void put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i) {
 /* Appends dims [dim, rank) of a tensor as nested lists, from element *next on. */
 static void put_values(hr_strbuf *sb, const hr_tensor *t, int dim, int64_t *next) {
   if (dim == t->shape.rank) {
-    put_element(sb, t, (*next)++);
+    srv_predict_put_element(sb, t, (*next)++);
     return;
   }
   hr_strbuf_putc(sb, '[');

@@ -10,6 +10,7 @@
 #include "base/strbuf.h"
 #include "formats/savedmodel/graph.h"
 #include "hlorun/hlorun.h"
+#include "server/json.h"
 
 /* A tensor as a SavedModel's SignatureDef declares it (TensorFlow's TensorInfo), for metadata. */
 typedef struct srv_declared {
@@ -57,6 +58,15 @@ const char *srv_signature_method(const srv_signature *s);
 bool srv_signature_batchable(const srv_signature *s);
 /* TensorFlow's name of an element type: "DT_FLOAT", "DT_INT32", ... */
 const char *srv_dtype_tf_name(hr_dtype t);
+/* How metadata describes a tensor: as its SignatureDef declares it, else from its name and spec
+ * (its TF dtype and shape, dynamic dims -1). rank -1: unknown rank. */
+typedef struct srv_tensor_view {
+  const char *tensor; /* TensorInfo.name */
+  int tf_dtype;
+  int rank;
+  const int64_t *dims;
+} srv_tensor_view;
+srv_tensor_view srv_tensor_info_view(const srv_tensor_info *t);
 /* Appends the signature as one entry of TensorFlow's SignatureDef map in JSON:
  * "name": {"inputs": {...}, "outputs": {...}, "method_name": ...}. */
 void srv_signature_append_entry(const srv_signature *s, hr_strbuf *sb);
@@ -91,6 +101,16 @@ hr_status srv_predict_signature_name(const char *body, size_t len, const srv_pre
 hr_status srv_predict_parse(const char *body, size_t len, const srv_signature *sig, const srv_predict_limits *limits,
                             srv_predict_request *out);
 void srv_predict_request_free(srv_predict_request *r);
+
+/* Reads one element of type t at the reader, appending its bytes (hlorun's memory layout) to `out`:
+ * true or false for i1; an integer literal within the type's range for integer types; any number
+ * token (NaN and Inf(inity) included) for f16, bf16, f32 and f64, a value beyond the type's range
+ * becoming an infinity. `name` names the input in messages (TensorFlow Serving's type error);
+ * UNIMPLEMENTED for other types. Shared by the predict and KServe parsers. */
+hr_status srv_predict_read_element(srv_json *r, const char *name, hr_dtype t, hr_strbuf *out);
+/* Appends element `i` of a tensor as JSON: true/false, integers, floats as srv_json_put_float
+ * writes them (narrow floats as their f64 value), complex numbers as [re, im]. */
+void srv_predict_put_element(hr_strbuf *sb, const hr_tensor *t, int64_t i);
 
 /* Appends the response for `outputs` (one per signature output) in `format`. Row format needs
  * every output to have the same first dimension (>= 1), as in TensorFlow Serving. */

@@ -45,11 +45,15 @@ typedef struct srv_model_entry {
   char *scan_error;         /* the last scan error logged, to log each one once */
   char *base_real;          /* the base path resolved (realpath), as of the last poll; NULL if it failed */
   uint64_t loads, unloads, failures;
+  bool removed; /* a reconfiguration dropped it (guarded by models_mu): kept, since servables and
+                   metric labels point into it, and taken up again when a later one names it */
 } srv_model_entry;
 
 struct srv_registry {
-  srv_model_entry *models;
+  srv_model_entry **models; /* every entry ever configured, removed ones included */
   int n_models;
+  pthread_mutex_t models_mu;   /* guards the list and the entries' removed flags (before any entry's mu) */
+  pthread_mutex_t poll_run_mu; /* one poll or reconfiguration at a time: they alone change the list */
   hr_exec_options exec;
   srv_load_limits limits;
   atomic_size_t held_bytes; /* artifact bytes of loaded and loading servables */
@@ -76,46 +80,101 @@ const char *srv_state_name(srv_state s) {
 /* Creation                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* A model entry for `cfg`, which it takes over (also on error). */
+static hr_status new_entry(srv_model_config *cfg, srv_model_entry **out) {
+  srv_model_entry *m = calloc(1, sizeof *m);
+  if (m && pthread_mutex_init(&m->mu, NULL) == 0) {
+    m->cfg = *cfg;
+    memset(cfg, 0, sizeof *cfg);
+    *out = m;
+    return NULL;
+  }
+  free(m);
+  srv_model_config_free(cfg);
+  return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+}
+
+/* Frees an entry: its records and what its polls kept (its servables are gone). */
+static void free_entry(srv_model_entry *m) {
+  for (int j = 0; j < m->n_records; j++) {
+    free(m->records[j]->message);
+    free(m->records[j]);
+  }
+  free(m->records);
+  free(m->scan_error);
+  free(m->base_real);
+  srv_candidates_free(&m->last_scan);
+  srv_model_config_free(&m->cfg);
+  pthread_mutex_destroy(&m->mu);
+  free(m);
+}
+
+/* Appends an entry for `cfg` (taken over) to the list; call with models_mu. */
+static hr_status add_entry(srv_registry *r, srv_model_config *cfg) {
+  if (r->n_models >= 2 * HR_LIMIT_CONFIG_LIST) {
+    srv_model_config_free(cfg);
+    return hr_error(HR_RESOURCE_EXHAUSTED, "more than %d models configured over the server's life",
+                    2 * HR_LIMIT_CONFIG_LIST);
+  }
+  srv_model_entry **grown = realloc(r->models, ((size_t)r->n_models + 1) * sizeof *grown);
+  if (!grown) {
+    srv_model_config_free(cfg);
+    return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  }
+  r->models = grown;
+  HR_TRY(new_entry(cfg, &r->models[r->n_models]));
+  r->n_models++;
+  return NULL;
+}
+
 hr_status srv_registry_create(srv_config *config, const hr_exec_options *exec, const srv_load_limits *limits,
                               FILE *log, srv_registry **out) {
   *out = NULL;
   srv_registry *r = calloc(1, sizeof *r);
-  srv_model_entry *models = calloc((size_t)config->n_models + 1, sizeof *models);
-  hr_status s = r && models ? srv_sync_init(&r->poll_mu, &r->poll_cv) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
-  for (int i = 0; !s && i < config->n_models; i++) {
-    if (pthread_mutex_init(&models[i].mu, NULL) != 0) {
-      s = hr_error(HR_INTERNAL, "cannot create a mutex");
-      for (int j = 0; j < i; j++) pthread_mutex_destroy(&models[j].mu);
-    }
+  hr_status s = r ? srv_sync_init(&r->poll_mu, &r->poll_cv) : hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  if (!s && pthread_mutex_init(&r->models_mu, NULL) != 0) {
+    s = hr_error(HR_INTERNAL, "cannot create a mutex");
+    pthread_cond_destroy(&r->poll_cv);
+    pthread_mutex_destroy(&r->poll_mu);
+  }
+  if (!s && pthread_mutex_init(&r->poll_run_mu, NULL) != 0) {
+    s = hr_error(HR_INTERNAL, "cannot create a mutex");
+    pthread_mutex_destroy(&r->models_mu);
+    pthread_cond_destroy(&r->poll_cv);
+    pthread_mutex_destroy(&r->poll_mu);
   }
   if (s) {
-    free(models);
     free(r);
     srv_config_free(config);
     return s;
   }
-  for (int i = 0; i < config->n_models; i++) models[i].cfg = config->models[i];
-  r->models = models;
-  r->n_models = config->n_models;
   r->exec = *exec;
   r->limits = *limits;
   atomic_init(&r->held_bytes, 0);
   atomic_init(&r->aborting, false);
   r->log = log;
-  free(config->models);
-  config->models = NULL;
-  config->n_models = 0;
+  for (int i = 0; !s && i < config->n_models; i++) s = add_entry(r, &config->models[i]);
+  srv_config_free(config);
+  if (s) {
+    srv_registry_free(r);
+    return s;
+  }
   *out = r;
   return NULL;
 }
 
-static srv_model_entry *find_model(const srv_registry *r, const char *name) {
-  for (int i = 0; i < r->n_models; i++)
-    if (strcmp(r->models[i].cfg.name, name) == 0) return &r->models[i];
-  return NULL;
+/* The entry of a configured model (not removed), or NULL. Entries are never freed while the
+ * registry lives, so the pointer stays valid after the lock. */
+static srv_model_entry *find_model(srv_registry *r, const char *name) {
+  srv_model_entry *found = NULL;
+  pthread_mutex_lock(&r->models_mu);
+  for (int i = 0; i < r->n_models && !found; i++)
+    if (!r->models[i]->removed && strcmp(r->models[i]->cfg.name, name) == 0) found = r->models[i];
+  pthread_mutex_unlock(&r->models_mu);
+  return found;
 }
 
-const char *srv_registry_model_name(const srv_registry *r, const char *name) {
+const char *srv_registry_model_name(srv_registry *r, const char *name) {
   const srv_model_entry *m = find_model(r, name);
   return m ? m->cfg.name : NULL;
 }
@@ -578,8 +637,16 @@ static void poll_model(srv_registry *r, srv_model_entry *m, bool initial) {
   m->last_scan = scan;
 }
 
+/* Polls every configured model; call with poll_run_mu (the list does not change under it). */
+static void poll_all(srv_registry *r, bool initial) {
+  for (int i = 0; i < r->n_models; i++)
+    if (!r->models[i]->removed) poll_model(r, r->models[i], initial);
+}
+
 void srv_registry_poll(srv_registry *r, bool initial) {
-  for (int i = 0; i < r->n_models; i++) poll_model(r, &r->models[i], initial);
+  pthread_mutex_lock(&r->poll_run_mu);
+  poll_all(r, initial);
+  pthread_mutex_unlock(&r->poll_run_mu);
 }
 
 /* The polling thread: polls every poll_seconds until stopped. */
@@ -624,35 +691,126 @@ void srv_registry_stop_polling(srv_registry *r) {
   r->polling = false;
 }
 
+/* Unloads every AVAILABLE version of a model. */
+static void unload_all(srv_registry *r, srv_model_entry *m) {
+  for (;;) {
+    srv_version_record *victim = NULL;
+    pthread_mutex_lock(&m->mu);
+    for (int j = 0; j < m->n_records && !victim; j++)
+      if (m->records[j]->state == SRV_STATE_AVAILABLE) victim = m->records[j];
+    pthread_mutex_unlock(&m->mu);
+    if (!victim) return;
+    unload_version(r, m, victim);
+  }
+}
+
 void srv_registry_free(srv_registry *r) {
   if (!r) return;
   srv_registry_stop_polling(r);
   for (int i = 0; i < r->n_models; i++) {
-    srv_model_entry *m = &r->models[i];
-    for (int j = 0; j < m->n_records; j++) {
-      srv_version_record *rec = m->records[j];
-      if (rec->state == SRV_STATE_AVAILABLE) unload_version(r, m, rec);
-      free(rec->message);
-      free(rec);
-    }
-    free(m->records);
-    free(m->scan_error);
-    free(m->base_real);
-    srv_candidates_free(&m->last_scan);
-    srv_model_config_free(&m->cfg);
-    pthread_mutex_destroy(&m->mu);
+    unload_all(r, r->models[i]);
+    free_entry(r->models[i]);
   }
   free(r->models);
+  pthread_mutex_destroy(&r->poll_run_mu);
+  pthread_mutex_destroy(&r->models_mu);
   pthread_cond_destroy(&r->poll_cv);
   pthread_mutex_destroy(&r->poll_mu);
   free(r);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Reconfiguration                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The entry called `name`, removed or not, or NULL. Call with poll_run_mu. */
+static srv_model_entry *any_entry(const srv_registry *r, const char *name) {
+  for (int i = 0; i < r->n_models; i++)
+    if (strcmp(r->models[i]->cfg.name, name) == 0) return r->models[i];
+  return NULL;
+}
+
+/* Checks a new configuration against the entries: a model keeps its base path (servables and
+ * error redaction hold on to it); changing it needs a restart. */
+static hr_status check_reconfigure(const srv_registry *r, const srv_config *c) {
+  for (int i = 0; i < c->n_models; i++) {
+    const srv_model_entry *m = any_entry(r, c->models[i].name);
+    if (m && strcmp(m->cfg.base_path, c->models[i].base_path) != 0)
+      return hr_error(HR_INVALID_ARGUMENT,
+                      "model '%s' cannot change its base_path while the server runs (restart the server with the "
+                      "new configuration)", m->cfg.name);
+  }
+  return NULL;
+}
+
+/* Gives an existing entry the policy and labels of `cfg` (the rest of cfg is freed). */
+static void update_entry(srv_model_entry *m, srv_model_config *cfg) {
+  pthread_mutex_lock(&m->mu);
+  srv_version_policy policy = m->cfg.policy;
+  srv_label *labels = m->cfg.labels;
+  int n_labels = m->cfg.n_labels;
+  m->cfg.policy = cfg->policy;
+  m->cfg.labels = cfg->labels;
+  m->cfg.n_labels = cfg->n_labels;
+  pthread_mutex_unlock(&m->mu);
+  cfg->policy = policy;
+  cfg->labels = labels;
+  cfg->n_labels = n_labels;
+  srv_model_config_free(cfg);
+}
+
+/* Applies a checked configuration to the list: entries it names are kept (or taken up again, or
+ * added), the others removed. Call with poll_run_mu; takes models_mu. */
+static hr_status apply_config(srv_registry *r, srv_config *c) {
+  hr_status s = NULL;
+  pthread_mutex_lock(&r->models_mu);
+  for (int i = 0; i < r->n_models; i++) r->models[i]->removed = true;
+  for (int i = 0; i < c->n_models; i++) {
+    srv_model_entry *m = any_entry(r, c->models[i].name);
+    if (m) {
+      m->removed = false;
+      update_entry(m, &c->models[i]);
+    } else if (!s) {
+      s = add_entry(r, &c->models[i]);
+    } else {
+      srv_model_config_free(&c->models[i]);
+    }
+  }
+  c->n_models = 0;
+  pthread_mutex_unlock(&r->models_mu);
+  return s;
+}
+
+hr_status srv_registry_reconfigure(srv_registry *r, srv_config *config) {
+  pthread_mutex_lock(&r->poll_run_mu);
+  hr_status s = check_reconfigure(r, config);
+  if (!s) s = apply_config(r, config);
+  srv_config_free(config);
+  for (int i = 0; !s && i < r->n_models; i++) {
+    srv_model_entry *m = r->models[i];
+    if (m->removed) unload_all(r, m);
+  }
+  if (!s) {
+    srv_log(r->log, "model configuration reloaded: %d models", srv_registry_count(r));
+    poll_all(r, true);
+  }
+  pthread_mutex_unlock(&r->poll_run_mu);
+  return s;
+}
+
+int srv_registry_count(srv_registry *r) {
+  int n = 0;
+  pthread_mutex_lock(&r->models_mu);
+  for (int i = 0; i < r->n_models; i++) n += !r->models[i]->removed;
+  pthread_mutex_unlock(&r->models_mu);
+  return n;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Requests                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Resolves a label to its version. */
+/* Resolves a label to its version; call with the model's lock (a reconfiguration changes labels). */
 static hr_status resolve_label(const srv_model_entry *m, const char *label, int64_t *version) {
   for (int i = 0; i < m->cfg.n_labels; i++) {
     if (strcmp(m->cfg.labels[i].name, label) == 0) {
@@ -674,9 +832,15 @@ hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_sel
   *out = NULL;
   srv_model_entry *m = find_model(r, model);
   int64_t version = sel->version;
-  if (m && sel->kind == SRV_SELECT_LABEL) HR_TRY(resolve_label(m, sel->label, &version));
   if (!m) return servable_not_found(model, sel, version);
   pthread_mutex_lock(&m->mu);
+  if (sel->kind == SRV_SELECT_LABEL) {
+    hr_status s = resolve_label(m, sel->label, &version);
+    if (s) {
+      pthread_mutex_unlock(&m->mu);
+      return s;
+    }
+  }
   srv_version_record *rec = NULL;
   for (int i = 0; i < m->n_records && !rec; i++) {
     srv_version_record *c = m->records[i];
@@ -742,7 +906,12 @@ hr_status srv_registry_status(srv_registry *r, const char *model, const srv_sele
   srv_model_entry *m = find_model(r, model);
   if (!m) return hr_error(HR_NOT_FOUND, "Could not find any versions of model %s", model);
   int64_t version = sel->version;
-  if (sel->kind == SRV_SELECT_LABEL) HR_TRY(resolve_label(m, sel->label, &version));
+  if (sel->kind == SRV_SELECT_LABEL) {
+    pthread_mutex_lock(&m->mu);
+    hr_status s = resolve_label(m, sel->label, &version);
+    pthread_mutex_unlock(&m->mu);
+    if (s) return s;
+  }
   hr_status s = copy_model_status(m, sel, version, out);
   if (!s && out->n_versions == 0)
     s = sel->kind == SRV_SELECT_LATEST
@@ -761,8 +930,10 @@ void srv_model_status_free(srv_model_status *s) {
 
 bool srv_registry_ready(srv_registry *r, hr_strbuf *reason) {
   bool ready = true;
+  pthread_mutex_lock(&r->models_mu);
   for (int i = 0; i < r->n_models; i++) {
-    srv_model_entry *m = &r->models[i];
+    srv_model_entry *m = r->models[i];
+    if (m->removed) continue;
     bool available = false;
     pthread_mutex_lock(&m->mu);
     for (int j = 0; j < m->n_records; j++) available = available || m->records[j]->state == SRV_STATE_AVAILABLE;
@@ -771,6 +942,7 @@ bool srv_registry_ready(srv_registry *r, hr_strbuf *reason) {
     hr_strbuf_printf(reason, "%smodel '%s' has no AVAILABLE version", ready ? "" : "; ", m->cfg.name);
     ready = false;
   }
+  pthread_mutex_unlock(&r->models_mu);
   return ready;
 }
 
@@ -778,14 +950,17 @@ bool srv_registry_ready(srv_registry *r, hr_strbuf *reason) {
 static void append_model_counter(srv_registry *r, hr_strbuf *sb, const char *name, const char *help,
                                  uint64_t (*get)(const srv_model_entry *)) {
   srv_prom_family(sb, name, "counter", help);
+  pthread_mutex_lock(&r->models_mu);
   for (int i = 0; i < r->n_models; i++) {
-    srv_model_entry *m = &r->models[i];
+    srv_model_entry *m = r->models[i];
+    if (m->removed) continue;
     pthread_mutex_lock(&m->mu);
     double v = (double)get(m);
     pthread_mutex_unlock(&m->mu);
     const char *labels[] = {"model", m->cfg.name};
     srv_prom_sample(sb, name, labels, 1, v);
   }
+  pthread_mutex_unlock(&r->models_mu);
 }
 
 static uint64_t get_loads(const srv_model_entry *m) { return m->loads; }
@@ -795,8 +970,10 @@ static uint64_t get_failures(const srv_model_entry *m) { return m->failures; }
 void srv_registry_append_metrics(srv_registry *r, hr_strbuf *sb) {
   srv_prom_family(sb, "hlorun_model_version_state", "gauge",
                   "1 for the state each model version is in (LOADING, AVAILABLE, UNLOADING, END), else 0.");
+  pthread_mutex_lock(&r->models_mu);
   for (int i = 0; i < r->n_models; i++) {
-    srv_model_entry *m = &r->models[i];
+    srv_model_entry *m = r->models[i];
+    if (m->removed) continue;
     pthread_mutex_lock(&m->mu);
     for (int j = 0; j < m->n_records; j++) {
       char version[24];
@@ -808,6 +985,7 @@ void srv_registry_append_metrics(srv_registry *r, hr_strbuf *sb) {
     }
     pthread_mutex_unlock(&m->mu);
   }
+  pthread_mutex_unlock(&r->models_mu);
   append_model_counter(r, sb, "hlorun_model_loads_total", "Model versions loaded successfully.", get_loads);
   append_model_counter(r, sb, "hlorun_model_unloads_total", "Model versions unloaded.", get_unloads);
   append_model_counter(r, sb, "hlorun_model_load_failures_total", "Model version loads that failed.", get_failures);

@@ -93,7 +93,15 @@ void srv_registry_stop_polling(srv_registry *r);
 void srv_registry_free(srv_registry *r);
 
 /* The configured model called `name` (its name string, valid as long as the registry), or NULL. */
-const char *srv_registry_model_name(const srv_registry *r, const char *name);
+const char *srv_registry_model_name(srv_registry *r, const char *name);
+/* Replaces the model configuration (TensorFlow Serving's HandleReloadConfigRequest), taking
+ * `config` over: models it no longer names stop taking requests and their versions are unloaded
+ * (requests in flight finish), new ones are added, kept ones take its version policy and labels;
+ * then every model is polled once, its versions loaded before this returns. A model may not change
+ * its base path (INVALID_ARGUMENT: that needs a restart); nothing changes then. */
+hr_status srv_registry_reconfigure(srv_registry *r, srv_config *config);
+/* The number of models configured now. */
+int srv_registry_count(srv_registry *r);
 /* Takes a reference to the servable a request names. NOT_FOUND ("Servable not found for request:
  * Latest(m)" / "Specific(m, 3)") when it is not AVAILABLE; INVALID_ARGUMENT for unknown labels. */
 hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_selector *sel, srv_servable **out);

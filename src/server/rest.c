@@ -7,9 +7,13 @@
  *   POST /v1/models/M[/versions/N | /labels/L]:predict    predict
  *   POST ...:classify, ...:regress                         TF Serving's errors for a predict signature;
  *                                                          501 for classify/regress signatures
+ *   OPTIONS /v1/..., /v2...                                 CORS preflight, as TF Serving answers it
+ *   /v2...                                                  KServe v2 (kserve.c)
  *   GET  /healthz, /readyz, /monitoring/prometheus/metrics
  *
- * As in TensorFlow Serving, the /v1/models paths match case-insensitively. */
+ * As in TensorFlow Serving, the /v1/models paths match case-insensitively, and any other /v1/ path
+ * or method is 400 "Malformed request: METHOD PATH". Every /v1/, /v2 and OPTIONS request is
+ * counted in TensorFlow Serving's metric families (metrics.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +23,7 @@
 #include "server/common.h"
 #include "server/internal.h"
 #include "server/json.h"
+#include "server/kserve.h"
 #include "server/predict.h"
 
 void srv_reply_init(srv_reply *r) {
@@ -27,6 +32,8 @@ void srv_reply_init(srv_reply *r) {
   r->content_type = "application/json";
   r->endpoint = "other";
   r->model = "";
+  r->code = SRV_OK;
+  r->json_bytes = -1;
   hr_strbuf_init(&r->body, NULL);
 }
 
@@ -43,6 +50,7 @@ void srv_reply_error(srv_reply *r, int http_status, const char *message) {
 
 /* Answers with the error of a status (TensorFlow Serving's HTTP code for it) and frees it. */
 static void reply_status(srv_reply *r, hr_status s, srv_code code) {
+  r->code = code;
   srv_reply_error(r, srv_code_http(code), hr_status_message(s));
   hr_status_free(s);
 }
@@ -211,15 +219,6 @@ static hr_status pick_target(const srv_servable *sv, const char *body, size_t le
   return st;
 }
 
-/* The error for a predict on a signature listed in metadata only: TensorFlow Serving's for one
- * without inputs (__saved_model_init_op), else UNIMPLEMENTED. */
-static hr_status not_runnable(const srv_signature *sig) {
-  if (sig->n_inputs == 0)
-    return hr_error(HR_INVALID_ARGUMENT, "Failed to get input map for signature: %s", srv_signature_name(sig));
-  return hr_error(HR_UNIMPLEMENTED, "signature '%s' has method_name '%s': hlorun runs only %s signatures",
-                  srv_signature_name(sig), srv_signature_method(sig), SRV_PREDICT_METHOD);
-}
-
 /* Parses a predict request against the signature it names (*target) and runs it; *code is the
  * canonical code of a failure. */
 static hr_status predict_on(srv_server *s, srv_servable *sv, const char *body, size_t len, const srv_call *call,
@@ -227,7 +226,7 @@ static hr_status predict_on(srv_server *s, srv_servable *sv, const char *body, s
                             int *n_outputs, srv_code *code) {
   srv_predict_limits limits = {s->opts.max_json_depth, s->opts.max_tensor_elements};
   hr_status st = pick_target(sv, body, len, &limits, target);
-  if (!st && !(*target)->program) st = not_runnable(&(*target)->signature);
+  if (!st) st = srv_service_check_runnable(*target);
   if (!st) st = srv_predict_parse(body, len, &(*target)->signature, &limits, req);
   if (st) {
     *code = srv_code_of(hr_status_code(st));
@@ -276,30 +275,86 @@ static hr_status check_classify(srv_server *s, const srv_servable *sv, bool clas
   hr_strbuf_init(&name, NULL);
   hr_status st = srv_predict_signature_name(body, len, &limits, &name);
   if (!st) st = hr_strbuf_status(&name);
-  const char *key = name.data && name.data[0] ? name.data : SRV_SIGNATURE_NAME;
-  const srv_target *t = st ? NULL : srv_targets_find(sv->targets, sv->n_targets, key);
-  const char *want = classify ? "tensorflow/serving/classify" : "tensorflow/serving/regress";
-  if (!st && !t) st = hr_error(HR_INVALID_ARGUMENT, "No signature was found with the name: %s", key);
-  if (!st && strcmp(srv_signature_method(&t->signature), want) != 0)
-    st = hr_error(HR_INVALID_ARGUMENT, "Expected %s signature method_name to be %s. Was: %s",
-                  classify ? "classification" : "regression", want, srv_signature_method(&t->signature));
-  if (!st)
-    st = hr_error(HR_UNIMPLEMENTED, "%s is not supported by hlorun: signature '%s' takes serialized tf.Examples",
-                  classify ? "classify" : "regress", key);
+  if (!st) st = srv_service_check_inference(sv, classify, name.data ? name.data : "");
   hr_strbuf_free(&name);
   return st;
 }
 
-/* POST /v1/models/M[...]:classify or :regress: answered with check_classify's error. */
+/* An error about a classify or regress request's document, TensorFlow Serving's "JSON Value: <the
+ * document> <what>" (the document shown as an excerpt). */
+static hr_status examples_error(const char *body, size_t len, int depth, const char *what) {
+  srv_json r;
+  srv_json_init(&r, body, len, depth);
+  char excerpt[64];
+  srv_json_excerpt(&r, excerpt, sizeof excerpt);
+  return hr_error(HR_INVALID_ARGUMENT, "JSON Value: %s %s", excerpt, what);
+}
+
+/* Checks a classify or regress request's document as TensorFlow Serving does before it looks for
+ * the model: a JSON object whose "examples" is a non-empty list of objects. */
+static hr_status check_examples(srv_server *s, const char *body, size_t len) {
+  int depth = s->opts.max_json_depth;
+  srv_json r;
+  srv_json_init(&r, body, len, depth);
+  if (len == 0) return hr_error(HR_INVALID_ARGUMENT, "JSON Parse error: The document is empty");
+  HR_TRY(srv_json_skip(&r));
+  srv_json_init(&r, body, len, depth);
+  if (srv_json_peek(&r) != SRV_JSON_OBJECT) return examples_error(body, len, depth, "Is not object");
+  HR_TRY(srv_json_enter(&r, '{'));
+  bool first = true, more, found = false;
+  char key[HR_LIMIT_NAME_BYTES];
+  while (!found) {
+    HR_TRY(srv_json_next(&r, '}', &first, &more));
+    if (!more) break;
+    HR_TRY(srv_json_key(&r, key, sizeof key));
+    if (strcmp(key, "examples") == 0)
+      found = true;
+    else
+      HR_TRY(srv_json_skip(&r));
+  }
+  if (!found)
+    return examples_error(body, len, depth, "When method is classify, key 'examples' is expected and was not found");
+  if (srv_json_peek(&r) != SRV_JSON_ARRAY)
+    return examples_error(body, len, depth, "Expecting 'examples' value to be an list/array");
+  HR_TRY(srv_json_enter(&r, '['));
+  first = true;
+  HR_TRY(srv_json_next(&r, ']', &first, &more));
+  if (!more) return examples_error(body, len, depth, "'examples' value is an empty array");
+  while (more) {
+    srv_json_kind k = srv_json_peek(&r);
+    if (k != SRV_JSON_OBJECT)
+      return hr_error(HR_INVALID_ARGUMENT, "Example must be JSON object but got JSON %s", srv_json_kind_name(k));
+    HR_TRY(srv_json_skip(&r));
+    HR_TRY(srv_json_next(&r, ']', &first, &more));
+  }
+  return NULL;
+}
+
+/* POST /v1/models/M[...]:classify or :regress: the document checked first (as TensorFlow Serving
+ * does), then answered with check_classify's error. */
 static void handle_classify(srv_server *s, const route *rt, const char *body, size_t len, srv_reply *r) {
   srv_servable *sv;
-  hr_status st = srv_service_acquire(&s->svc, rt->model, &rt->sel, &sv);
+  hr_status st = check_examples(s, body, len);
+  if (st) {
+    finish(r, st);
+    return;
+  }
+  st = srv_service_acquire(&s->svc, rt->model, &rt->sel, &sv);
   if (!st) {
     snprintf(r->version, sizeof r->version, "%lld", (long long)sv->version);
     st = check_classify(s, sv, rt->kind == ROUTE_CLASSIFY, body, len);
     srv_service_release(&s->svc, sv);
   }
   finish(r, st);
+}
+
+/* Answers a /v1 path that is no route, or a route with the wrong method, as TensorFlow Serving
+ * does: 400 "Malformed request: GET /v1/models/m:predict". */
+static void reply_malformed(srv_reply *r, const char *method, const char *path) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "Malformed request: %s %.400s", method, path);
+  r->code = SRV_INVALID_ARGUMENT;
+  srv_reply_error(r, 400, msg);
 }
 
 /* Answers the /v1/models routes. */
@@ -312,24 +367,15 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
     finish(r, st);
     return;
   }
-  if (st) {
+  bool post = !st && (rt.kind == ROUTE_PREDICT || rt.kind == ROUTE_CLASSIFY || rt.kind == ROUTE_REGRESS);
+  if (st || strcmp(method, post ? "POST" : "GET") != 0) {
     hr_status_free(st);
-    char msg[512];
-    snprintf(msg, sizeof msg, "Malformed request: %s %.400s", method, path);
-    srv_reply_error(r, 404, msg);
+    reply_malformed(r, method, path);
     return;
   }
   r->endpoint = route_endpoint(rt.kind);
   const char *configured = srv_registry_model_name(s->svc.registry, rt.model);
   r->model = configured ? configured : "";
-  bool post = rt.kind == ROUTE_PREDICT || rt.kind == ROUTE_CLASSIFY || rt.kind == ROUTE_REGRESS;
-  if (strcmp(method, post ? "POST" : "GET") != 0) {
-    char msg[512];
-    snprintf(msg, sizeof msg, "Malformed request: %s %.400s (use %s)", method, path, post ? "POST" : "GET");
-    srv_reply_error(r, 405, msg);
-    r->allow = post ? "POST" : "GET";
-    return;
-  }
   switch (rt.kind) {
     case ROUTE_STATUS: handle_status(s, &rt, r); return;
     case ROUTE_METADATA: handle_metadata(s, &rt, r); return;
@@ -384,15 +430,45 @@ static bool handle_fixed(srv_server *s, const char *method, const char *path, sr
   return true;
 }
 
-void srv_rest_handle(srv_server *s, const char *method, const char *path, const char *body, size_t len,
-                     const srv_call *call, srv_reply *r) {
+/* Answers a CORS preflight (OPTIONS) as TensorFlow Serving does: 200 with an empty body when its
+ * Origin header holds "http://" or "https://", else 400 (FAILED_PRECONDITION), also empty. */
+static void handle_options(const srv_rest_headers *headers, srv_reply *r) {
+  const char *origin = headers->origin ? headers->origin : "";
+  bool ok = strstr(origin, "http://") || strstr(origin, "https://");
+  r->status = ok ? 200 : 400;
+  r->code = ok ? SRV_OK : SRV_FAILED_PRECONDITION;
+  r->content_type = "text/plain";
+  r->endpoint = "options";
+}
+
+/* TensorFlow Serving's API label of a route answered (its request_latency family). */
+static const char *tfs_api(const srv_reply *r) {
+  static const char *const named[] = {"predict", "classify", "regress"};
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
+    if (strcmp(r->endpoint, named[i]) == 0) return named[i];
+  return strcmp(r->endpoint, "kserve_infer") == 0 ? "infer" : "";
+}
+
+void srv_rest_handle(srv_server *s, const char *method, const char *path, const srv_rest_headers *headers,
+                     const char *body, size_t len, const srv_call *call, srv_reply *r) {
   if (handle_fixed(s, method, path, r)) return;
+  double start = srv_now();
   const char *rest = path;
-  if (eat(&rest, "/v1/models") && (*rest == '\0' || *rest == '/')) {
-    handle_models(s, method, path, rest, body, len, call, r);
+  bool v1 = strncasecmp(path, "/v1/", 4) == 0;
+  bool v2 = strncmp(path, "/v2", 3) == 0 && (path[3] == '\0' || path[3] == '/');
+  if (!v1 && !v2) {
+    char msg[512];
+    snprintf(msg, sizeof msg, "Not found: %s %.400s", method, path);
+    srv_reply_error(r, 404, msg);
     return;
   }
-  char msg[512];
-  snprintf(msg, sizeof msg, "Malformed request: %s %.400s", method, path);
-  srv_reply_error(r, 404, msg);
+  if (strcmp(method, "OPTIONS") == 0)
+    handle_options(headers, r);
+  else if (v2)
+    srv_kserve_handle(s, method, path, headers, body, len, call, r);
+  else if (eat(&rest, "/v1/models") && (*rest == '\0' || *rest == '/'))
+    handle_models(s, method, path, rest, body, len, call, r);
+  else
+    reply_malformed(r, method, path);
+  srv_metrics_tfs_request(s->metrics, r->model, tfs_api(r), "REST", r->code, srv_now() - start);
 }

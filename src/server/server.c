@@ -1,10 +1,12 @@
 /* The server's life cycle (server.h): options, creation, start, graceful stop. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/limits.h"
 #include "server/common.h"
+#include "server/grpc.h"
 #include "server/internal.h"
 #include "server/workers.h"
 
@@ -13,6 +15,8 @@ void srv_options_defaults(srv_options *o) {
   memset(o, 0, sizeof *o);
   o->host = "127.0.0.1";
   o->port = 8501;
+  o->grpc_port = -1; /* the command line's default is 8500, as tensorflow_model_server's */
+  o->grpc_max_message_bytes = HR_LIMIT_GRPC_MESSAGE_BYTES;
   o->num_threads = (int)(cpus > 0 ? (cpus < 64 ? 4 * cpus : 256) : 4);
   o->poll_wait_seconds = 1;
   srv_batching_defaults(&o->batching);
@@ -35,6 +39,10 @@ void srv_options_defaults(srv_options *o) {
 /* Checks option values that the command line does not bound. */
 static hr_status check_options(const srv_options *o) {
   if (o->port < 0 || o->port > 65535) return hr_error(HR_INVALID_ARGUMENT, "port %d is outside [0, 65535]", o->port);
+  if (o->grpc_port < -1 || o->grpc_port > 65535)
+    return hr_error(HR_INVALID_ARGUMENT, "gRPC port %d is outside [-1, 65535]", o->grpc_port);
+  if (o->grpc_max_message_bytes < 1 || o->grpc_max_message_bytes > INT32_MAX)
+    return hr_error(HR_INVALID_ARGUMENT, "grpc_max_message_bytes must be in [1, %d]", INT32_MAX);
   if (o->num_threads < 1 || o->num_threads > HR_LIMIT_REST_THREADS_MAX)
     return hr_error(HR_INVALID_ARGUMENT, "the number of REST API threads must be in [1, %d]",
                     HR_LIMIT_REST_THREADS_MAX);
@@ -108,12 +116,17 @@ hr_status srv_server_start(srv_server *s) {
     HR_TRY(srv_batcher_create(&s->opts.batching, srv_service_run_batch, &s->svc, &s->svc.batcher));
   HR_TRY(srv_http_start(s));
   srv_log(s->opts.log, "serving REST API on %s", s->address);
+  if (s->opts.grpc_port >= 0) HR_TRY(srv_grpc_start(s));
   return NULL;
 }
 
 int srv_server_port(const srv_server *s) { return s->port; }
 
 const char *srv_server_address(const srv_server *s) { return s->address; }
+
+int srv_server_grpc_port(const srv_server *s) { return s->grpc ? srv_grpc_port(s->grpc) : -1; }
+
+const char *srv_server_grpc_address(const srv_server *s) { return s->grpc ? srv_grpc_address(s->grpc) : ""; }
 
 /* Between draining HTTP and stopping its threads: runs the batches still queued. */
 static void drain_batches(srv_server *s) {
@@ -124,7 +137,9 @@ void srv_server_stop(srv_server *s) {
   if (!s->started || s->stopped) return;
   s->stopped = true;
   srv_log(s->opts.log, "shutting down: draining requests");
+  if (s->grpc) srv_grpc_quiesce(s);
   srv_http_stop(s, drain_batches);
+  if (s->grpc) srv_grpc_stop(s);
   srv_registry_stop_polling(s->svc.registry);
 }
 

@@ -1,11 +1,12 @@
-/* hlorun's model server: TensorFlow Serving's REST API over hlorun artifacts (docs/serving.md).
+/* hlorun's model server: TensorFlow Serving's REST and gRPC APIs over hlorun artifacts (docs/serving.md).
  *
  * A server watches one base directory per model, whose numbered subdirectories are versions each
  * holding one artifact (`*.hlo`); it loads the versions the model's version policy selects, each
  * fully (opened, compiled, warmed up) before it takes traffic, and unloads a version once no
  * request uses it any more. It answers TensorFlow Serving's REST API (model status, metadata,
- * predict), health and readiness probes and Prometheus metrics over libmicrohttpd, optionally
- * merging concurrent predict requests into batches.
+ * predict), health and readiness probes and Prometheus metrics over libmicrohttpd, and TensorFlow
+ * Serving's and KServe's gRPC services over libnghttp2 (grpc.h), optionally merging concurrent
+ * predict requests into batches.
  *
  * This header is the layer's public API: configuration (TensorFlow Serving's ModelServerConfig
  * and BatchingParameters text formats), options and the server's life cycle. */
@@ -125,7 +126,10 @@ void srv_ssl_free(srv_ssl_config *c);
 /* The defaults srv_options_defaults gives are the HR_LIMIT_* bounds of base/limits.h. */
 typedef struct srv_options {
   const char *host;             /* address to bind; default "127.0.0.1" */
-  int port;                     /* 0: any free port (see srv_server_port); default 8501 */
+  int port;                     /* REST; 0: any free port (see srv_server_port); default 8501 */
+  int grpc_port;                /* gRPC; 0: any free port; -1: no gRPC (see srv_server_grpc_port); default -1 */
+  size_t grpc_max_message_bytes; /* a gRPC request message (RESOURCE_EXHAUSTED beyond); default 64 MiB */
+  const char *admin_token;      /* the bearer token HandleReloadConfigRequest needs; NULL: refused */
   int num_threads;              /* threads running predictions; default 4 per online CPU (<= 256) */
   double poll_wait_seconds;     /* base path polling period; default 1 */
   bool enable_batching;         /* merge predict requests (see batching) */
@@ -144,6 +148,7 @@ typedef struct srv_options {
   double drain_seconds;         /* bound on the wait for in-flight requests at shutdown; default 30 */
   int intra_op_threads;         /* threads per model run; 0: every online CPU */
   const srv_ssl_config *ssl;    /* REST over HTTPS with this key and certificate; NULL: plain HTTP; owned by the caller */
+  bool enable_cors;             /* REST answers carry TensorFlow Serving's CORS headers (Allow-Origin *, ...) */
   FILE *log;                    /* one line per event; default stderr */
 } srv_options;
 
@@ -161,6 +166,9 @@ hr_status srv_server_start(srv_server *s);
 int srv_server_port(const srv_server *s);
 /* The listening address as "HOST:PORT" ("[::1]:PORT" for IPv6). */
 const char *srv_server_address(const srv_server *s);
+/* The gRPC port and address; -1 and "" without gRPC. */
+int srv_server_grpc_port(const srv_server *s);
+const char *srv_server_grpc_address(const srv_server *s);
 /* Graceful shutdown: stops accepting connections, waits (at most drain_seconds) for requests in
  * flight, runs the batches still queued, stops the HTTP threads and unloads every model. */
 void srv_server_stop(srv_server *s);

@@ -2,6 +2,7 @@
 #include "server/service.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 hr_status srv_service_acquire(srv_service *svc, const char *model, const srv_selector *sel, srv_servable **out) {
   return srv_registry_acquire(svc->registry, model, sel, out);
@@ -14,6 +15,27 @@ hr_status srv_service_target(const srv_servable *sv, const char *name, const srv
   if (*out) return NULL;
   return hr_error(HR_INVALID_ARGUMENT, "Serving signature name: \"%s\" not found in signature def",
                   name[0] ? name : SRV_SIGNATURE_NAME);
+}
+
+hr_status srv_service_check_runnable(const srv_target *t) {
+  const srv_signature *sig = &t->signature;
+  if (t->program) return NULL;
+  if (sig->n_inputs == 0)
+    return hr_error(HR_INVALID_ARGUMENT, "Failed to get input map for signature: %s", srv_signature_name(sig));
+  return hr_error(HR_UNIMPLEMENTED, "signature '%s' has method_name '%s': hlorun runs only %s signatures",
+                  srv_signature_name(sig), srv_signature_method(sig), SRV_PREDICT_METHOD);
+}
+
+hr_status srv_service_check_inference(const srv_servable *sv, bool classify, const char *name) {
+  const char *key = name[0] ? name : SRV_SIGNATURE_NAME;
+  const srv_target *t = srv_targets_find(sv->targets, sv->n_targets, key);
+  const char *want = classify ? "tensorflow/serving/classify" : "tensorflow/serving/regress";
+  if (!t) return hr_error(HR_INVALID_ARGUMENT, "No signature was found with the name: %s", key);
+  if (strcmp(srv_signature_method(&t->signature), want) != 0)
+    return hr_error(HR_INVALID_ARGUMENT, "Expected %s signature method_name to be %s. Was: %s",
+                    classify ? "classification" : "regression", want, srv_signature_method(&t->signature));
+  return hr_error(HR_UNIMPLEMENTED, "%s is not supported by hlorun: signature '%s' takes serialized tf.Examples",
+                  classify ? "classify" : "regress", key);
 }
 
 /* Whether a call can go through the batcher: a batchable signature and program inputs of equal
@@ -84,13 +106,26 @@ hr_status srv_service_predict(srv_service *svc, const srv_target *t, hr_tensor *
     return st;
   }
   srv_target_feed(t, inputs, fed);
+  double start = srv_now();
   st = run_program(svc, t, fed, call, outputs, n_outputs, code);
+  if (!st && *n_outputs != t->signature.n_outputs) {
+    st = hr_error(HR_INTERNAL, "the program gave %d outputs, its signature has %d", *n_outputs, t->signature.n_outputs);
+    *code = SRV_INTERNAL;
+    hr_tensors_free(*outputs, *n_outputs);
+    *outputs = NULL;
+    *n_outputs = 0;
+  }
+  if (!st && svc->metrics) srv_metrics_tfs_runtime(svc->metrics, t->servable->model, "Predict", srv_now() - start);
   free(fed);
   return srv_registry_redact(t->servable, st);
 }
 
 hr_status srv_service_status(srv_service *svc, const char *model, const srv_selector *sel, srv_model_status *out) {
   return srv_registry_status(svc->registry, model, sel, out);
+}
+
+hr_status srv_service_reconfigure(srv_service *svc, srv_config *config) {
+  return srv_registry_reconfigure(svc->registry, config);
 }
 
 bool srv_service_ready(srv_service *svc, hr_strbuf *reason) { return srv_registry_ready(svc->registry, reason); }

@@ -50,6 +50,19 @@ void srv_service_release(srv_service *svc, srv_servable *sv);
  * has none. */
 hr_status srv_service_target(const srv_servable *sv, const char *name, const srv_target **out);
 
+/* Whether a predict may run on target `t`: an error for a signature listed in metadata only,
+ * TensorFlow Serving's for one without inputs (__saved_model_init_op: INVALID_ARGUMENT "Failed to
+ * get input map for signature: NAME"), else UNIMPLEMENTED naming its method. */
+hr_status srv_service_check_runnable(const srv_target *t);
+
+/* Checks a classify (or regress) call on signature `name` ("": serving_default) of an acquired
+ * version as TensorFlow Serving does: INVALID_ARGUMENT "No signature was found with the name:
+ * NAME" when there is none, "Expected classification signature method_name to be
+ * tensorflow/serving/classify. Was: ..." when its method differs; hlorun runs no classify or
+ * regress signature (they take serialized tf.Examples), so one that passes is UNIMPLEMENTED.
+ * Always returns an error. */
+hr_status srv_service_check_inference(const srv_servable *sv, bool classify, const char *name);
+
 /* Runs one prediction on a signature of an acquired version (a target with a program): `inputs`
  * one per signature input, in its order.
  * On success *outputs holds one tensor per signature output (free with hr_tensors_free). On
@@ -61,6 +74,10 @@ hr_status srv_service_predict(srv_service *svc, const srv_target *t, hr_tensor *
 /* The status of a model's versions (srv_model_status, freed with srv_model_status_free): all of
  * them, or the one selected by version or label. NOT_FOUND when the model or the version is unknown; INVALID_ARGUMENT for unknown labels. */
 hr_status srv_service_status(srv_service *svc, const char *model, const srv_selector *sel, srv_model_status *out);
+
+/* Replaces the model configuration, taking `config` over (srv_registry_reconfigure): returns once
+ * the new models' versions have loaded (or failed to). */
+hr_status srv_service_reconfigure(srv_service *svc, srv_config *config);
 
 /* Whether every model has an AVAILABLE version; else appends why not to `reason`. */
 bool srv_service_ready(srv_service *svc, hr_strbuf *reason);

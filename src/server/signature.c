@@ -112,20 +112,24 @@ static void append_tf_dtype(hr_strbuf *sb, int tf) {
     hr_strbuf_printf(sb, "%d", tf);
 }
 
+srv_tensor_view srv_tensor_info_view(const srv_tensor_info *t) {
+  const srv_declared *d = &t->declared;
+  if (d->tensor) return (srv_tensor_view){d->tensor, d->dtype, d->shape.rank, d->shape.dims};
+  return (srv_tensor_view){t->name, hr_tf_dtype_from_hr(t->spec.dtype), t->spec.shape.rank, t->spec.shape.dims};
+}
+
 /* Appends one TensorInfo: {"dtype": ..., "tensor_shape": {"dim": [...], "unknown_rank": ...},
  * "name": ...}, as declared, else from the name and spec. Sizes are strings (protobuf's JSON form
  * of int64); -1 marks a dynamic dim. */
 static void append_tensor_info(const srv_tensor_info *t, hr_strbuf *sb) {
-  const srv_declared *d = &t->declared;
-  int rank = d->tensor ? d->shape.rank : t->spec.shape.rank;
-  const int64_t *dims = d->tensor ? d->shape.dims : t->spec.shape.dims;
+  srv_tensor_view v = srv_tensor_info_view(t);
   hr_strbuf_puts(sb, "{\"dtype\": ");
-  append_tf_dtype(sb, d->tensor ? d->dtype : hr_tf_dtype_from_hr(t->spec.dtype));
+  append_tf_dtype(sb, v.tf_dtype);
   hr_strbuf_puts(sb, ", \"tensor_shape\": {\"dim\": [");
-  for (int i = 0; i < rank; i++)
-    hr_strbuf_printf(sb, "%s{\"size\": \"%lld\", \"name\": \"\"}", i ? ", " : "", (long long)dims[i]);
-  hr_strbuf_printf(sb, "], \"unknown_rank\": %s}, \"name\": ", rank < 0 ? "true" : "false");
-  srv_json_put_cstring(sb, d->tensor ? d->tensor : t->name);
+  for (int i = 0; i < v.rank; i++)
+    hr_strbuf_printf(sb, "%s{\"size\": \"%lld\", \"name\": \"\"}", i ? ", " : "", (long long)v.dims[i]);
+  hr_strbuf_printf(sb, "], \"unknown_rank\": %s}, \"name\": ", v.rank < 0 ? "true" : "false");
+  srv_json_put_cstring(sb, v.tensor);
   hr_strbuf_putc(sb, '}');
 }
 

@@ -413,12 +413,14 @@ def section_errors(ctx, srv):
     # malformed requests
     for body, what in ((b"{", "truncated JSON"), (b"not json", "not JSON"), (b"", "empty body"),
                        (b'{"instances": [1, 2,]}', "trailing comma"), (b"[1, 2]", "top level is an array"),
-                       (b'{"instances": [{"x": [1,2,3], "k": [1,2,3]}]} x', "trailing garbage"),
                        (b'{"instances": "abc"}', "instances is a string"),
                        (b'{"foo": 1}', "neither instances nor inputs"),
                        (b'{"instances": [], "inputs": []}', "both instances and inputs")):
         r = srv.post("/v1/models/two_io:predict", data=body, headers={"Content-Type": "application/json"})
         expect_error(t, r, 400, f"malformed request: {what}")
+    # as in TF Serving (RapidJSON's kParseStopWhenDoneFlag), text after the document is not read
+    r = srv.post("/v1/models/two_io:predict", data=b'{"instances": [{"x": [1,2,3], "k": [1,2,3]}]} x')
+    expect_ok_json(t, r, "text after the document is ignored")
     # wrong shapes and types
     bad = (
         ({"instances": [{"x": [1.0, 2.0], "k": [1, 2, 3]}]}, "x row of 2 instead of 3"),
@@ -443,13 +445,17 @@ def section_errors(ctx, srv):
     expect_error(t, srv.post("/v1/models/two_io:predict", data=deep), 400, f"JSON nested {depth} deep")
     deep2 = b'{"instances": ' + b"[" * (MAX_JSON_DEPTH + 2) + b"1" + b"]" * (MAX_JSON_DEPTH + 2) + b"}"
     expect_error(t, srv.post("/v1/models/two_io:predict", data=deep2), 400, f"JSON nested {MAX_JSON_DEPTH + 2} deep")
-    # unknown paths and methods
-    for method, path in (("GET", "/"), ("GET", "/nope"), ("GET", "/v2/models/two_io"), ("POST", "/v1/predict"),
-                         ("GET", "/v1/models/two_io/versions/1/bogus")):
+    # unknown paths and methods: outside /v1 and /v2 404; under /v1, TF Serving's 400 "Malformed request"
+    for method, path in (("GET", "/"), ("GET", "/nope"), ("GET", "/v3/models/two_io")):
         r = requests.request(method, srv.url + path, timeout=30)
         expect_error(t, r, 404, f"unknown path {method} {path}")
-    r = srv.get("/v1/models/two_io:predict")
-    t.check(400 <= r.status_code < 500, f"GET on :predict is a client error (got {r.status_code})", short(r.text))
+    for method, path in (("POST", "/v1/predict"), ("GET", "/v1/models/two_io/versions/1/bogus"),
+                         ("GET", "/v1/models/two_io:predict"), ("POST", "/v1/models/two_io"),
+                         ("PUT", "/v1/models/two_io:predict"), ("DELETE", "/v1/models/two_io")):
+        r = requests.request(method, srv.url + path, timeout=30)
+        if expect_error(t, r, 400, f"TF Serving's answer to {method} {path}"):
+            t.check(r.json()["error"] == f"Malformed request: {method} {path}", f"{method} {path}: TF Serving's message",
+                    short(r.text))
     # the server still answers after all that
     body = expect_ok_json(t, predict(srv, "two_io", row), "predict after the errors")
 
@@ -898,11 +904,11 @@ def savedmodel_signatures(ctx):
         for body, code, text, case in errors:
             r = predict(srv, "sigs", body)
             t.check(r.status_code == code and text in r.json().get("error", ""), f"{case}: {code}", r.text)
-        r = srv.post("/v1/models/sigs:classify", json={"signature_name": "sum_diff", "examples": []})
+        r = srv.post("/v1/models/sigs:classify", json={"signature_name": "sum_diff", "examples": [{}]})
         t.check(r.status_code == 400 and r.json().get("error") == "Expected classification signature method_name to be "
                 "tensorflow/serving/classify. Was: tensorflow/serving/predict", "classify on a predict signature",
                 r.text)
-        r = srv.post("/v1/models/sigs:regress", json={"signature_name": "nope", "examples": []})
+        r = srv.post("/v1/models/sigs:regress", json={"signature_name": "nope", "examples": [{}]})
         t.check(r.status_code == 400 and r.json().get("error") == "No signature was found with the name: nope",
                 "regress on an unknown signature", r.text)
 
@@ -1187,7 +1193,11 @@ def section_metrics(ctx, srv):
     if promtool:
         with open(path) as f:
             done = subprocess.run([promtool, "check", "metrics"], stdin=f, capture_output=True, text=True, timeout=60)
-        t.check(done.returncode == 0, "promtool check metrics passes", (done.stdout + done.stderr)[:3000])
+        # TF Serving's own names (":tensorflow:serving:...") break promtool's naming lint, as TF
+        # Serving's page does; every other finding fails
+        findings = [line for line in (done.stdout + done.stderr).splitlines()
+                    if line.strip() and not line.startswith(":tensorflow:")]
+        t.check(not findings, "promtool check metrics passes (but for TF Serving's names)", "\n".join(findings)[:3000])
     else:
         print("note: promtool not found, metrics format not checked")
     samples, types = sl.parse_prometheus(text)
@@ -1201,6 +1211,9 @@ def section_metrics(ctx, srv):
     t.check(requests_total("200") >= 3, "hlorun_http_requests_total counts the predictions on plus", requests_total("200"))
     t.check(requests_total("400") >= 1, "hlorun_http_requests_total counts the malformed one as 400", requests_total("400"))
     t.check(types.get("hlorun_http_request_duration_seconds") == "histogram", "request duration histogram", short(types))
+    tf_ok = sum(v for (n, lab), v in samples.items() if n == ":tensorflow:serving:request_count"
+                and dict(lab) == {"model_name": "plus", "status": "OK"})
+    t.check(tf_ok >= 3, "TF Serving's :tensorflow:serving:request_count counts the predictions on plus", tf_ok)
 
 
 # ---- SIGTERM ----
@@ -1314,7 +1327,7 @@ def section_cli(ctx):
     base = ctx.model_dir("clim", {1: "plus1"})
     serve_fails(ctx, [], 2, "--model_base_path", "no model")
     serve_fails(ctx, ["--model_base_path", base, "--no_such_flag", "1"], 2, "no_such_flag", "unknown flag")
-    serve_fails(ctx, ["--model_base_path", base, "--port", "70000"], 2, "70000", "port out of range")
+    serve_fails(ctx, ["--model_base_path", base, "--rest_api_port", "70000"], 2, "70000", "port out of range")
     bad = ctx.path("bad.config")
     with open(bad, "w") as f:
         f.write("model_config_list {\n  config {\n    nme: 'x'\n    base_path: '/tmp'\n  }\n}\n")
@@ -1326,8 +1339,22 @@ def section_cli(ctx):
                 1, "bad_batching.config", "unsupported batching field")
     srv = ctx.server(["--model_name", "clim", "--model_base_path", base])
     try:
-        serve_fails(ctx, ["--port", str(srv.port), "--model_name", "clim", "--model_base_path", base], 1, str(srv.port),
-                    "port in use")
+        r = srv.get("/v1/models/clim")
+        t.check("Access-Control-Allow-Origin" not in r.headers, "no CORS headers without --rest_api_enable_cors_support",
+                str(dict(r.headers)))
+        serve_fails(ctx, ["--port", "-1", "--rest_api_port", str(srv.port), "--model_name", "clim", "--model_base_path", base],
+                    1, str(srv.port), "port in use")
+    finally:
+        srv.stop()
+    srv = ctx.server(["--model_name", "clim", "--model_base_path", base, "--rest_api_enable_cors_support"])
+    try:
+        want = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST, GET",
+                "Access-Control-Allow-Headers": "Content-Type"}
+        preflight = requests.options(srv.url + "/v1/models/clim:predict", headers={"Origin": "http://x.test"}, timeout=30)
+        for what, r in (("a preflight", preflight), ("a status request", srv.get("/v1/models/clim"))):
+            got = {k: r.headers.get(k) for k in want}
+            t.check(r.status_code == 200 and got == want, f"--rest_api_enable_cors_support: {what} carries TF Serving's CORS headers",
+                    f"{r.status_code} {got}")
     finally:
         srv.stop()
 

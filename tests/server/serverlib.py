@@ -20,7 +20,8 @@ import requests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
-LISTEN_RE = re.compile(r"listening on 127\.0\.0\.1:(\d+)")
+LISTEN_RE = re.compile(r"^listening on 127\.0\.0\.1:(\d+)")
+GRPC_LISTEN_RE = re.compile(r"^grpc listening on 127\.0\.0\.1:(\d+)")
 
 
 class Tally:
@@ -217,12 +218,14 @@ def same_values(got, want, is_float):
 # ---- servers ----
 
 class Server:
-    """One `hlorun serve` process on 127.0.0.1:PORT (chosen by the server with --port 0)."""
+    """One `hlorun serve` process on 127.0.0.1: REST on self.port and gRPC on self.grpc_port, both
+    chosen by the server (--rest_api_port 0 --port 0; args may override them, e.g. --port -1 for no
+    gRPC: grpc_port is then None)."""
 
     def __init__(self, bin_path, args, pidfile, log_path, start_timeout=60):
         self.log_path = log_path
         self.log = open(log_path, "w")
-        self.proc = subprocess.Popen([bin_path, "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+        self.proc = subprocess.Popen([bin_path, "serve", "--rest_api_port", "0", "--port", "0", *args], stdout=subprocess.PIPE,
                                      stderr=self.log, text=True, start_new_session=True)
         with open(pidfile, "a") as f:
             f.write(f"{self.proc.pid}\n")
@@ -230,6 +233,7 @@ class Server:
         self.stdout_lines = []
         threading.Thread(target=self._pump, daemon=True).start()
         self.port = None
+        self.grpc_port = None
         deadline = time.monotonic() + start_timeout
         while self.port is None and time.monotonic() < deadline:
             try:
@@ -238,6 +242,9 @@ class Server:
                 break
             if line is None:
                 break
+            m = GRPC_LISTEN_RE.search(line)
+            if m:
+                self.grpc_port = int(m.group(1))
             m = LISTEN_RE.search(line)
             if m:
                 self.port = int(m.group(1))

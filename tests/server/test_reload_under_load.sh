@@ -71,7 +71,7 @@ install() {
 }
 install 1 "$tmp/plus1.hlo"
 
-serve_args=(--port 0 --model_name m --model_base_path "$base" --file_system_poll_wait_seconds 1)
+serve_args=(--rest_api_port 0 --port -1 --model_name m --model_base_path "$base" --file_system_poll_wait_seconds 1)
 if [ "${RELOAD_BATCHING:-1}" != 0 ]; then
   printf 'max_batch_size { value: 8 }\nbatch_timeout_micros { value: 1000 }\nmax_enqueued_batches { value: 1000 }\nnum_batch_threads { value: 2 }\n' \
     >"$tmp/batching.config"

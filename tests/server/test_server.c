@@ -138,16 +138,23 @@ TEST(endpoints_and_errors) {
   expect(port, "GET", "/v1/models/affine/versions/7", NULL, 404, "Could not find version 7 of model affine");
   expect(port, "GET", "/v1/models/nope", NULL, 404, "Could not find any versions of model nope");
   expect(port, "GET", "/v1/models", NULL, 400, "Missing model name in request.");
-  expect(port, "GET", "/v1/models/affine:predict", NULL, 405, "use POST");
+  expect(port, "GET", "/v1/models/affine:predict", NULL, 400, "Malformed request: GET /v1/models/affine:predict");
   expect(port, "POST", "/v1/models/affine:classify", "{}", 400,
+         "When method is classify, key 'examples' is expected and was not found");
+  expect(port, "POST", "/v1/models/affine:classify", "{\"examples\": [{}]}", 400,
          "Expected classification signature method_name to be tensorflow/serving/classify. Was: "
          "tensorflow/serving/predict");
-  expect(port, "POST", "/v1/models/affine:regress", "{\"signature_name\": \"nope\"}", 400,
+  expect(port, "POST", "/v1/models/affine:regress", "{\"signature_name\": \"nope\", \"examples\": [{}]}", 400,
          "No signature was found with the name: nope");
   expect(port, "GET", "/v1/models/affine/versions/99999999999999999999", NULL, 400, "Failed to convert version");
-  expect(port, "GET", "/nowhere", NULL, 404, "Malformed request: GET /nowhere");
-  expect(port, "POST", "/v1/models/affine/metadata:predict", "{}", 404, "Malformed request");
-  expect(port, "GET", "/v1/models/affine/versions/", NULL, 404, "Malformed request");
+  expect(port, "GET", "/nowhere", NULL, 404, "Not found: GET /nowhere");
+  expect(port, "POST", "/v1/models/affine/metadata:predict", "{}", 400, "Malformed request");
+  expect(port, "GET", "/v1/models/affine/versions/", NULL, 400, "Malformed request");
+  expect(port, "PUT", "/v1/models/affine", "{}", 400, "Malformed request: PUT /v1/models/affine");
+  expect(port, "GET", "/v2/models/affine", NULL, 200, "\"datatype\":\"FP32\"");
+  expect(port, "POST", "/v2/models/affine/infer",
+         "{\"inputs\": [{\"name\": \"x\", \"datatype\": \"FP32\", \"shape\": [1, 4], \"data\": [1, 2, 3, 4]}]}", 200,
+         "\"data\":[3.0,5.0,7.0,9.0]");
   expect(port, "POST", "/v1/models/affine:predict", "{\"instances\": [[1, 2, 3]]}", 400, "the model expects 4");
   expect(port, "POST", "/v1/models/affine:predict", "{\"instances\": [[1, 2, 3, 4]", 400, "JSON Parse error");
   expect(port, "GET", "/healthz", NULL, 200, "ok");

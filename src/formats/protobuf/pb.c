@@ -122,7 +122,27 @@ void hr_pb_put_uint(hr_strbuf *b, uint32_t number, uint64_t v) {
 }
 
 void hr_pb_put_bytes(hr_strbuf *b, uint32_t number, const void *data, size_t len) {
-  hr_pb_put_varint(b, (uint64_t)number << 3 | HR_PB_LEN);
-  hr_pb_put_varint(b, len);
+  hr_pb_put_len(b, number, len);
   hr_strbuf_append(b, data, len);
+}
+
+void hr_pb_put_tag(hr_strbuf *b, uint32_t number, int wire) {
+  hr_pb_put_varint(b, (uint64_t)number << 3 | (uint64_t)wire);
+}
+
+void hr_pb_put_len(hr_strbuf *b, uint32_t number, size_t len) {
+  hr_pb_put_tag(b, number, HR_PB_LEN);
+  hr_pb_put_varint(b, len);
+}
+
+void hr_pb_put_string(hr_strbuf *b, uint32_t number, const char *s) { hr_pb_put_bytes(b, number, s, strlen(s)); }
+
+size_t hr_pb_varint_size(uint64_t v) {
+  size_t n = 1;
+  for (; v >= 0x80; v >>= 7) n++;
+  return n;
+}
+
+size_t hr_pb_len_size(uint32_t number, size_t len) {
+  return hr_pb_varint_size((uint64_t)number << 3) + hr_pb_varint_size(len) + len;
 }

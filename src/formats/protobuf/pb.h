@@ -57,5 +57,13 @@ hr_status hr_pb_count(const hr_pb *c, const hr_pb_field *f, uint32_t number, int
 void hr_pb_put_varint(struct hr_strbuf *b, uint64_t v);
 void hr_pb_put_uint(struct hr_strbuf *b, uint32_t number, uint64_t v);
 void hr_pb_put_bytes(struct hr_strbuf *b, uint32_t number, const void *data, size_t len);
+/* A field's tag; a length-delimited field's tag and length, its `len` payload bytes to follow (a
+ * message written in place once its size is known); a string field (NUL-terminated). */
+void hr_pb_put_tag(struct hr_strbuf *b, uint32_t number, int wire);
+void hr_pb_put_len(struct hr_strbuf *b, uint32_t number, size_t len);
+void hr_pb_put_string(struct hr_strbuf *b, uint32_t number, const char *s);
+/* Bytes a varint of value v takes; bytes a length-delimited field of `len` payload bytes takes. */
+size_t hr_pb_varint_size(uint64_t v);
+size_t hr_pb_len_size(uint32_t number, size_t len);
 
 #endif
