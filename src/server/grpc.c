@@ -21,7 +21,11 @@
  * --request_read_timeout_seconds, an idle connection is closed after HR_LIMIT_IDLE_SECONDS and
  * one that does not read its answers within the read timeout is closed. A call's deadline is its
  * grpc-timeout, at most --rest_api_timeout_in_ms; a client that resets the stream or hangs up
- * abandons its call (the run is cancelled, service.h). */
+ * abandons its call (the run is cancelled, service.h).
+ *
+ * With an SSLConfig (--ssl_config_file) the port speaks TLS only (tls.h): each connection's
+ * handshake (ALPN h2; with client_verify, a client certificate custom_ca signs) runs in the poll
+ * loop before HTTP/2 starts, within the idle timeout, and nghttp2's bytes go through the session. */
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -41,6 +45,7 @@
 #include "base/limits.h"
 #include "server/grpc.h"
 #include "server/internal.h"
+#include "server/tls.h"
 #include "server/workers.h"
 
 enum {
@@ -87,6 +92,8 @@ struct grpc_conn {
   int fd;
   char peer[64]; /* the client's address, for the per-client bound */
   nghttp2_session *session;
+  srv_tls_conn *tls;  /* the TLS session (NULL: plain TCP) */
+  bool handshaken;    /* TLS: the handshake is done and HTTP/2 runs */
   grpc_stream *streams;
   int running;        /* its streams on the workers */
   double last_read;   /* last bytes received */
@@ -97,6 +104,7 @@ struct grpc_conn {
 struct srv_grpc {
   srv_server *s;
   srv_listener listener;
+  srv_tls *tls;   /* the SSLConfig's credentials, or NULL */
   int wake_fd;    /* eventfd: a worker finished a call, or the stop began */
   pthread_t thread;
   pthread_mutex_t mu; /* guards done and the flags below */
@@ -508,6 +516,10 @@ static void take_data(grpc_stream *st, const uint8_t *data, size_t len) {
 static ssize_t on_send(nghttp2_session *session, const uint8_t *data, size_t length, int flags, void *user_data) {
   (void)session, (void)flags;
   grpc_conn *c = user_data;
+  if (c->tls) {
+    ssize_t n = srv_tls_send(c->tls, data, length);
+    return n == SRV_TLS_AGAIN ? NGHTTP2_ERR_WOULDBLOCK : n < 0 ? NGHTTP2_ERR_CALLBACK_FAILURE : n;
+  }
   ssize_t n = send(c->fd, data, length, MSG_NOSIGNAL);
   if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? NGHTTP2_ERR_WOULDBLOCK
                                                                               : NGHTTP2_ERR_CALLBACK_FAILURE;
@@ -517,7 +529,8 @@ static ssize_t on_send(nghttp2_session *session, const uint8_t *data, size_t len
 static ssize_t on_recv(nghttp2_session *session, uint8_t *buf, size_t length, int flags, void *user_data) {
   (void)session, (void)flags;
   grpc_conn *c = user_data;
-  ssize_t n = recv(c->fd, buf, length, 0);
+  ssize_t n = c->tls ? srv_tls_recv(c->tls, buf, length) : recv(c->fd, buf, length, 0);
+  if (c->tls && n < 0) return n == SRV_TLS_AGAIN ? NGHTTP2_ERR_WOULDBLOCK : NGHTTP2_ERR_CALLBACK_FAILURE;
   if (n < 0) return errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ? NGHTTP2_ERR_WOULDBLOCK
                                                                               : NGHTTP2_ERR_CALLBACK_FAILURE;
   if (n == 0) return NGHTTP2_ERR_EOF;
@@ -634,6 +647,7 @@ static void conn_close(struct srv_grpc *g, grpc_conn *c) {
     if (!st->running) stream_free(st);
   }
   nghttp2_session_del(c->session);
+  srv_tls_conn_free(c->tls);
   close(c->fd);
   free(c);
 }
@@ -701,6 +715,7 @@ static void accept_all(struct srv_grpc *g) {
     c->fd = fd;
     c->last_read = srv_now();
     hr_status st = conn_session(c);
+    if (!st && g->tls) st = srv_tls_conn_create(g->tls, fd, &c->tls);
     if (st) {
       hr_status_free(st);
       if (c->session) nghttp2_session_del(c->session);
@@ -773,6 +788,16 @@ static void quiesce_now(struct srv_grpc *g) {
 /* One round of I/O on a connection that poll reported (revents) or that has answers to send. */
 static void serve_conn(struct srv_grpc *g, grpc_conn *c, short revents, double now) {
   bool ok = !(revents & (POLLERR | POLLNVAL));
+  if (ok && c->tls && !c->handshaken) { /* TLS first: HTTP/2 starts once the handshake is done */
+    int h = revents ? srv_tls_handshake(c->tls) : 0;
+    if (h > 0) c->last_read = now;
+    c->handshaken = h > 0;
+    ok = h >= 0 && !conn_timed_out(g, c, now);
+    if (!ok || !c->handshaken) {
+      if (!ok) conn_close(g, c);
+      return;
+    }
+  }
   if (ok && (revents & (POLLIN | POLLHUP))) ok = nghttp2_session_recv(c->session) == 0;
   for (grpc_stream *st = c->streams; ok && st; st = st->next) watch_again(st, now);
   if (ok) ok = !conn_timed_out(g, c, now);
@@ -796,7 +821,7 @@ static struct pollfd *poll_set(struct srv_grpc *g, grpc_conn ***order, int *n) {
   for (grpc_conn *c = g->conns; c; c = c->next, k++) {
     (*order)[k] = c;
     short ev = POLLIN;
-    if (nghttp2_session_want_write(c->session)) ev |= POLLOUT;
+    if (c->tls && !c->handshaken ? srv_tls_wants_write(c->tls) : nghttp2_session_want_write(c->session)) ev |= POLLOUT;
     fds[2 + k] = (struct pollfd){.fd = c->fd, .events = ev};
   }
   *n = 2 + k;
@@ -850,17 +875,19 @@ hr_status srv_grpc_start(srv_server *s) {
   g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   hr_status st = g->wake_fd < 0 ? hr_error(HR_IO_ERROR, "eventfd: %s", strerror(errno)) : NULL;
   if (!st && pthread_mutex_init(&g->mu, NULL) != 0) st = hr_error(HR_INTERNAL, "cannot create a mutex");
+  if (!st && s->opts.ssl) st = srv_tls_create(s->opts.ssl, &g->tls);
   if (!st) st = srv_listen(s->opts.host, s->opts.grpc_port, &g->listener);
   if (!st && pthread_create(&g->thread, NULL, loop_main, g) != 0)
     st = hr_error(HR_INTERNAL, "cannot start the gRPC thread");
   if (st) {
     if (g->listener.fd >= 0) close(g->listener.fd);
     if (g->wake_fd >= 0) close(g->wake_fd);
+    srv_tls_free(g->tls);
     free(g);
     return st;
   }
   s->grpc = g;
-  srv_log(s->opts.log, "serving gRPC on %s", g->listener.address);
+  srv_log(s->opts.log, "serving gRPC%s on %s", g->tls ? " over TLS" : "", g->listener.address);
   return NULL;
 }
 
@@ -884,6 +911,7 @@ void srv_grpc_stop(srv_server *s) {
   if (g->listener.fd >= 0) close(g->listener.fd);
   close(g->wake_fd);
   pthread_mutex_destroy(&g->mu);
+  srv_tls_free(g->tls);
   free(g);
   s->grpc = NULL;
 }

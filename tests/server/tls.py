@@ -2,8 +2,10 @@
 certificate for 127.0.0.1 and two client certificates (one the CA signed, one self-signed) are
 made with openssl; then
 
-  https        predict and status over HTTPS verified against the CA; plain HTTP to the port fails
-  client       with client_verify: no certificate and a foreign one get 403, the CA's one is served
+  https        predict and status over HTTPS verified against the CA; plain HTTP to the port fails;
+               gRPC health over TLS (grpcio, when installed); a plaintext gRPC channel fails
+  client       with client_verify: no certificate and a foreign one get 403 (REST) or no gRPC
+               answer, the CA's one is served
   config       bad SSL configs (a path instead of PEM, no key, client_verify without custom_ca,
                a key that is not the certificate's) stop the server with a clear message
 
@@ -16,6 +18,29 @@ import sys
 import requests
 
 import serverlib as sl
+
+try:
+    import grpc
+except ImportError:  # gRPC checks are skipped (python3-grpcio is in scripts/install-deps.sh)
+    grpc = None
+
+# grpc.health.v1.Health/Check: an empty HealthCheckRequest; SERVING is HealthCheckResponse {status: 1}
+HEALTH = "/grpc.health.v1.Health/Check"
+SERVING = b"\x08\x01"
+
+
+def grpc_health(port, ca=None, cert=None, key=None):
+    """Health/Check over TLS (ca given) or plaintext; returns the answer bytes, raising grpc.RpcError."""
+    target = f"127.0.0.1:{port}"
+    if ca:
+        creds = grpc.ssl_channel_credentials(root_certificates=pem(ca).encode(),
+                                             private_key=pem(key).encode() if key else None,
+                                             certificate_chain=pem(cert).encode() if cert else None)
+        channel = grpc.secure_channel(target, creds)
+    else:
+        channel = grpc.insecure_channel(target)
+    with channel:
+        return channel.unary_unary(HEALTH)(b"", timeout=10)
 
 
 def openssl(*args):
@@ -84,6 +109,14 @@ def test_https(t, args, work, p):
             t.check(False, "a client trusting another CA refuses the server")
         except requests.exceptions.SSLError:
             t.check(True, "a client trusting another CA refuses the server")
+        if grpc:
+            t.check(grpc_health(srv.grpc_port, p["ca.pem"]) == SERVING, "gRPC health over TLS")
+            try:
+                grpc_health(srv.grpc_port)
+                t.check(False, "a plaintext gRPC channel to the TLS port gets no answer")
+            except grpc.RpcError as e:
+                t.check(e.code() == grpc.StatusCode.UNAVAILABLE, "a plaintext gRPC channel to the TLS port gets no answer",
+                        str(e.code()))
 
 
 def test_client(t, args, work, p):
@@ -101,6 +134,15 @@ def test_client(t, args, work, p):
                 t.check(True, f"{what}: refused ({e})")
         r = requests.post(url, json=BODY, verify=p["ca.pem"], cert=(p["cli.pem"], p["cli.key"]), timeout=30)
         t.check(r.status_code == 200 and r.json() == {"predictions": [[8.0, 9.0]]}, "the CA's client is served", r.text)
+        if grpc:
+            t.check(grpc_health(srv.grpc_port, p["ca.pem"], p["cli.pem"], p["cli.key"]) == SERVING,
+                    "gRPC: the CA's client is answered")
+            for what, cert, key in (("no client certificate", None, None), ("a foreign certificate", p["other.pem"], p["other.key"])):
+                try:
+                    grpc_health(srv.grpc_port, p["ca.pem"], cert, key)
+                    t.check(False, f"gRPC: {what} gets no answer")
+                except grpc.RpcError as e:
+                    t.check(e.code() == grpc.StatusCode.UNAVAILABLE, f"gRPC: {what} gets no answer", str(e.code()))
 
 
 def test_config(t, args, work, p):
