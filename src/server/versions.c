@@ -83,7 +83,7 @@ static hr_status add_variables(const char *pb_path, srv_fingerprint *fp) {
     if (++entries > HR_LIMIT_DIR_ENTRIES) s = hr_error(HR_RESOURCE_EXHAUSTED, "%s: more than %d entries", dir, HR_LIMIT_DIR_ENTRIES);
     if (s || e->d_name[0] == '.') continue;
     char *path = join_path(dir, e->d_name);
-    srv_fingerprint f;
+    srv_fingerprint f = {0};
     if (!path) s = hr_error(HR_OUT_OF_MEMORY, "out of memory");
     if (!s && is_regular_file(path) && !(s = srv_fingerprint_of(path, &f))) {
       fp->size += f.size;

@@ -349,7 +349,7 @@ static hr_status dim_sharding_body(sdy_out *o, hr_bc_cursor *cur) {
   uint64_t n_axes;
   HR_TRY(peek_count(cur, &n_axes));
   HR_TRY(put_refs(o, cur, SDY_BIT(SDY_AXIS_REF), "{", ""));
-  bool closed;
+  bool closed = false;
   HR_TRY(read_bool(cur, &closed));
   if (!closed) hr_strbuf_puts(o->sb, n_axes ? ", ?" : "?");
   hr_strbuf_putc(o->sb, '}');
@@ -437,7 +437,7 @@ static hr_status rule_body(sdy_out *o, hr_bc_cursor *cur) {
     HR_TRY(put_ints(o, cur, INTS_FACTORS));
     if (n) hr_strbuf_putc(o->sb, '}');
   }
-  bool custom;
+  bool custom = false;
   HR_TRY(read_bool(cur, &custom));
   hr_strbuf_puts(o->sb, custom ? ", custom>" : ">");
   return NULL;

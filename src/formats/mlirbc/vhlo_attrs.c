@@ -41,7 +41,7 @@ hr_status vhlo_read_apint(hr_bc_cursor *cur, int bits, bool is_signed, int64_t *
 
 /* An APFloat of element type `dtype`: the APInt of its bit pattern. */
 static hr_status read_apfloat(hr_bc_cursor *cur, hr_dtype dtype, double *out) {
-  int64_t bits;
+  int64_t bits = 0;
   if (!hr_dtype_is_real_float(dtype)) return hr_bc_error(cur, "floats of type %s are not supported", hr_dtype_name(dtype));
   HR_TRY(vhlo_read_apint(cur, hr_float_pattern_bits(dtype), false, &bits));
   *out = hr_float_from_pattern(dtype, (uint64_t)bits);

@@ -58,7 +58,7 @@ hr_status hr_pb_next(hr_pb *c, hr_pb_field *f, bool *more) {
   *more = c->p < c->end;
   if (!*more) return NULL;
   f->offset = (size_t)(c->p - c->base);
-  uint64_t tag;
+  uint64_t tag = 0;
   HR_TRY(varint(c, &tag));
   f->number = (uint32_t)(tag >> 3);
   f->wire = (int)(tag & 7);
@@ -68,7 +68,7 @@ hr_status hr_pb_next(hr_pb *c, hr_pb_field *f, bool *more) {
     case HR_PB_I64: return fixed(c, 8, &f->u);
     case HR_PB_I32: return fixed(c, 4, &f->u);
     case HR_PB_LEN: {
-      uint64_t n;
+      uint64_t n = 0;
       HR_TRY(varint(c, &n));
       if (n > (uint64_t)(c->end - c->p))
         return hr_pb_error(c, f->offset, "field %u holds %llu bytes, %zu are left", f->number, (unsigned long long)n,

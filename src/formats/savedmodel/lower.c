@@ -104,7 +104,7 @@ static const char *type_text(const hr_type *t, char *buf) {
 /* A value of `type` named `ssa`, with nothing known of it. */
 static gval make_value(const char *ssa, hr_type type, bool from_shapes) {
   gval v = {.type = type, .from_shapes = from_shapes, .n_known = -1};
-  snprintf(v.ssa, sizeof v.ssa, "%s", ssa);
+  snprintf(v.ssa, sizeof v.ssa, "%.*s", (int)sizeof v.ssa - 1, ssa);
   return v;
 }
 

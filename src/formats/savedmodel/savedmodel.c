@@ -342,7 +342,7 @@ static hr_status new_savedmodel(const char *path, size_t len, const hr_allocator
 hr_status hr_savedmodel_read_bytes(const char *name, const void *data, size_t len, const hr_allocator *a,
                                    hr_savedmodel **out) {
   *out = NULL;
-  hr_savedmodel *sm;
+  hr_savedmodel *sm = NULL;
   HR_TRY(new_savedmodel(name, strlen(name), a, &sm));
   sm->file = hr_pb_open(sm->path, data, len);
   hr_status s = read_file(sm);
@@ -359,7 +359,7 @@ hr_status hr_savedmodel_open(const char *path, const hr_allocator *a, hr_savedmo
   char file[4096];
   int n = snprintf(file, sizeof file, hr_savedmodel_sniff_dir(path) ? "%s/saved_model.pb" : "%s", path);
   if (n < 0 || (size_t)n >= sizeof file) return hr_error(HR_INVALID_ARGUMENT, "%.200s: path too long", path);
-  hr_savedmodel *sm;
+  hr_savedmodel *sm = NULL;
   HR_TRY(new_savedmodel(file, (size_t)n, a, &sm));
   hr_status s = hr_map_file(file, HR_LIMIT_MODULE_FILE_BYTES, &sm->map, &sm->map_len);
   if (!s) {
