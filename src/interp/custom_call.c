@@ -4,6 +4,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include "base/elem.h"
+
 /* A registered target: its name pattern ('?': the element type letter; a pattern without one is
  * the whole name), whether an "_ffi" form exists beside the old one, and its function. */
 typedef struct cc_entry {
@@ -121,14 +123,10 @@ hr_status hr_cc_scalar(const hr_cc_call *c, int i, int64_t *out) {
   if (i >= c->op->n_operands) return hr_op_error(c->op, HR_INVALID_ARGUMENT, "has no operand %d", i);
   const hr_tensor *t = c->operands[i];
   if (t->shape.rank != 0) return hr_op_error(c->op, HR_INVALID_ARGUMENT, "operand %d must be a scalar", i);
-  switch (t->dtype) {
-    case HR_I32: *out = *(const int32_t *)t->data; return NULL;
-    case HR_I64: *out = *(const int64_t *)t->data; return NULL;
-    case HR_U8: *out = *(const uint8_t *)t->data; return NULL;
-    case HR_I8: *out = *(const int8_t *)t->data; return NULL;
-    case HR_I1: *out = *(const uint8_t *)t->data != 0; return NULL;
-    default: return hr_op_error(c->op, HR_INVALID_ARGUMENT, "operand %d must be an integer scalar", i);
-  }
+  if (t->dtype != HR_I1 && !hr_dtype_is_signed_int(t->dtype) && !hr_dtype_is_unsigned_int(t->dtype))
+    return hr_op_error(c->op, HR_INVALID_ARGUMENT, "operand %d must be an integer scalar", i);
+  *out = hr_load_int(t->dtype, t->data, 0);
+  return NULL;
 }
 
 hr_status hr_cc_config(const hr_cc_call *c, const char *key, int64_t dflt, int64_t *out) {
