@@ -3,9 +3,9 @@
  * back to the same tensor.
  *
  * Input: the first byte picks what the rest is: below 0x80, a request message for the method
- * kPaths[byte % N] (its handler runs against a server with no models, so decoding is all that
- * happens before the model lookup fails); from 0x80, a TensorProto (fuzz/corpus_grpc/ seeds both
- * kinds). */
+ * kPaths[byte % N] (its handler, or a producing method's start, runs against a server with no
+ * models, so decoding is all that happens before the model lookup fails); from 0x80, a
+ * TensorProto (fuzz/corpus_grpc/ seeds both kinds). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +33,7 @@ static const char *const kPaths[] = {
     "/inference.GRPCInferenceService/ServerMetadata",
     "/inference.GRPCInferenceService/ModelMetadata",
     "/inference.GRPCInferenceService/ModelInfer",
+    "/hlorun.GenerationService/Generate",
 };
 enum { N_PATHS = sizeof kPaths / sizeof kPaths[0], MAX_ELEMENTS = 1 << 16 };
 
@@ -52,16 +53,22 @@ static srv_server *server(void) {
   return s;
 }
 
-/* Runs one method's handler on the message. */
+/* Runs one method's handler (or a producing method's start) on the message. */
 static void run_method(const char *path, const uint8_t *msg, size_t len) {
   const srv_grpc_method *m = srv_grpc_method_find(path);
-  if (!m) abort();
+  const srv_grpc_stream_method *producing = m ? NULL : srv_grpc_stream_method_find(path);
+  if (!m && !producing) abort();
   srv_call call = {0};
   srv_grpc_request rq = {.msg = msg, .len = len, .call = &call};
   srv_grpc_reply r = {.code = SRV_OK};
   hr_strbuf_init(&r.message, NULL);
   hr_strbuf_init(&r.body, NULL);
-  m->handler(server(), &rq, &r);
+  if (m) {
+    m->handler(server(), &rq, &r);
+  } else {
+    producing->start(server(), &rq, NULL, &r);
+    if (r.code == SRV_OK) abort(); /* no model is found: the start fails before it takes the feed */
+  }
   hr_strbuf_free(&r.message);
   hr_strbuf_free(&r.body);
 }

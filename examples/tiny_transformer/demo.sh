@@ -12,6 +12,8 @@
 #   8. the codelab's path 4: a SavedModel as jax2tf writes it (parameters as variables) in a
 #      version directory, served by `hlorun serve` as TF Serving would serve it, a prediction over
 #      REST compared with AOT; the file sizes of every form
+#   9. the codelab's next step: generation with a KV cache (generate.mlir: @prefill and @decode),
+#      greedy text against the numpy reference, then 16 sequences at once (continuous batching)
 # Usage: demo.sh HLORUN_BINARY [WORK_DIR]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -135,3 +137,17 @@ for f in "$model" weights.safetensors model_baked.mlir model_baked.mlirbc tiny_t
     models/tiny_transformer/1/variables/variables.index; do
   printf '%-32s %12d\n' "$(basename "$f")" "$(stat -c %s "$f")"
 done
+
+echo
+echo "== 9. text generation with a KV cache (the codelab's next step; docs/generation.md)"
+gen=$here/generate.mlir
+prompt="The TinyTransformer, served from C"
+"$hlorun" generate "$gen" --weights weights.safetensors --prompt "$prompt" --max-tokens 64 >generated.bin
+$tt generate weights.safetensors --prompt "$prompt" --max-tokens 64 --incremental | head -c -1 >generated_ref.bin
+if cmp -s generated.bin generated_ref.bin; then
+  echo "greedy, 64 tokens: the same bytes as the numpy reference (random weights: the text is noise)"
+else
+  echo "greedy text differs from the numpy reference"; exit 1
+fi
+echo "16 sequences at once:"
+"$hlorun" generate "$gen" --weights weights.safetensors --prompt "$prompt" --max-tokens 64 --parallel 16 >/dev/null

@@ -194,6 +194,28 @@ enum {
 };
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Text generation (src/generate)                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+enum {
+  /* Sequences one generation model runs at once (its KV cache holds a row per slot, rounded up to
+   * a power of two); llama.cpp and vLLM default to a few to a few hundred. */
+  HR_LIMIT_GEN_SLOTS = 256,
+  /* Requests waiting for a slot; more are refused (RESOURCE_EXHAUSTED) rather than queued without
+   * bound. */
+  HR_LIMIT_GEN_WAITING = 1024,
+  /* Prompts prefilled together (a power of two): joining requests beyond it wait for the next step. */
+  HR_LIMIT_GEN_PREFILL_BATCH = 8,
+  /* Stop strings per request and bytes per stop string (OpenAI allows 4). */
+  HR_LIMIT_GEN_STOP_STRINGS = 4,
+  HR_LIMIT_GEN_STOP_BYTES = 256,
+  /* Vocabulary of a generation model: the sampler's scratch holds one entry per token. */
+  HR_LIMIT_GEN_VOCAB = 1 << 20,
+};
+/* Bytes of one generation model's KV cache (every slot's rows together). */
+#define HR_LIMIT_GEN_CACHE_BYTES ((size_t)8 << 30)
+
+/* ---------------------------------------------------------------------------------------------- */
 /* MLIR bytecode (src/formats/mlirbc)                                                              */
 /* ---------------------------------------------------------------------------------------------- */
 

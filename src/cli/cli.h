@@ -16,6 +16,7 @@ int cmd_compile(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_generate(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 

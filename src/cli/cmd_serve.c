@@ -22,7 +22,7 @@ static const char serve_usage[] =
     "                    [--rest_api_timeout_in_ms N] [--request_read_timeout_seconds N]\n"
     "                    [--max_connections N] [--max_connections_per_client N]\n"
     "                    [--max_model_bytes N] [--max_total_model_bytes N] [--drain_timeout_seconds N]\n"
-    "                    [--tensorflow_intra_op_parallelism N] [--ssl_config_file FILE]\n"
+    "                    [--tensorflow_intra_op_parallelism N] [--ssl_config_file FILE] [--generate_slots N]\n"
     "  serves TensorFlow Serving's REST and gRPC APIs for hlorun artifacts in DIR/<version>/*.hlo;\n"
     "  --port is the gRPC port (default 8500; -1: no gRPC), --rest_api_port the REST port (default 8501);\n"
     "  0 picks a free port; the lines \"grpc listening on HOST:PORT\" and \"listening on HOST:PORT\" (REST)\n"
@@ -33,7 +33,7 @@ typedef struct serve_args {
   int64_t port, rest_api_port, grpc_max_message_bytes, threads, poll_seconds, max_request_bytes, max_json_depth;
   int64_t max_tensor_elements;
   int64_t drain_seconds, intra_op_threads, max_output_bytes, max_buffered_bytes, timeout_ms, read_seconds;
-  int64_t max_connections, max_connections_per_client, max_model_bytes, max_total_model_bytes;
+  int64_t max_connections, max_connections_per_client, max_model_bytes, max_total_model_bytes, generate_slots;
   bool enable_batching, enable_cors, help;
 } serve_args;
 
@@ -113,6 +113,7 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
   a->max_connections_per_client = d.max_connections_per_client;
   a->max_model_bytes = (int64_t)d.max_model_bytes;
   a->max_total_model_bytes = (int64_t)d.max_total_model_bytes;
+  a->generate_slots = d.generate_slots;
   const flag flags[] = {
       {"port", FLAG_INT, -1, 65535, &a->port},
       {"rest_api_port", FLAG_INT, 0, 65535, &a->rest_api_port},
@@ -141,6 +142,7 @@ static int parse_serve_args(int argc, char **argv, serve_args *a) {
       {"max_total_model_bytes", FLAG_INT, 1, (int64_t)1 << 50, &a->max_total_model_bytes},
       {"drain_timeout_seconds", FLAG_INT, 0, 3600, &a->drain_seconds},
       {"tensorflow_intra_op_parallelism", FLAG_INT, 0, 1024, &a->intra_op_threads},
+      {"generate_slots", FLAG_INT, 1, HR_LIMIT_GEN_SLOTS, &a->generate_slots},
       {"help", FLAG_BOOL, 0, 0, &a->help},
   };
   for (int i = 0; i < argc; i++)
@@ -194,6 +196,7 @@ static void fill_options(const serve_args *a, srv_options *o) {
   o->max_total_model_bytes = (size_t)a->max_total_model_bytes;
   o->drain_seconds = (double)a->drain_seconds;
   o->intra_op_threads = (int)a->intra_op_threads;
+  o->generate_slots = (int)a->generate_slots;
 }
 
 enum { TOKEN_BYTES = 4096 };

@@ -18,6 +18,9 @@ static const char usage[] =
     "      first call versus steady state, and a throughput table over batch sizes\n"
     "  compare A B [--weights W] [--input NAME=FILE.npy]... [--batch N] [--interpret-a|-b]\n"
     "      run two models on the same inputs and print the largest differences\n"
+    "  generate MODEL [--weights W] --prompt TEXT [--max-tokens N] [--temperature T] [--top-k K]\n"
+    "           [--top-p P] [--seed S] [--stop TEXT]... [--parallel N]\n"
+    "      generate text from a model with @prefill and @decode (docs/generation.md), streamed to stdout\n"
     "  serve (--model_base_path DIR [--model_name NAME] | --model_config_file FILE) [--port N] [...]\n"
     "      serve TensorFlow Serving's REST API for hlorun artifacts and jax2tf SavedModels (docs/serving.md)\n"
     "  check [--dim N] [--quiet] FILE.mlir...\n"
@@ -54,6 +57,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "weights") == 0) return cmd_weights(argc - 2, argv + 2);
   if (strcmp(cmd, "compare") == 0) return cmd_compare(argc - 2, argv + 2);
   if (strcmp(cmd, "serve") == 0) return cmd_serve(argc - 2, argv + 2);
+  if (strcmp(cmd, "generate") == 0) return cmd_generate(argc - 2, argv + 2);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("hlorun %s\n", hr_version_string());
     return 0;

@@ -2,6 +2,7 @@
  * run compiled (JIT) or through the reference interpreter. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/elem.h"
 #include "base/limits.h"
@@ -33,6 +34,12 @@ static int container_kind(const char *path) {
     return kind == 2 ? 2 : 1;
   }
   return has_extension(path, ".hlox") ? 2 : has_extension(path, ".hlo") ? 1 : 0;
+}
+
+/* Whether `path` is a directory. */
+static bool is_directory(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 bool cli_is_container(const char *path) { return container_kind(path) != 0; }
@@ -82,18 +89,25 @@ static hr_status open_interpreted(cli_model *m) {
   return NULL;
 }
 
-hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
-  memset(m, 0, sizeof *m);
-  m->function = args->function ? args->function : "main";
-  hr_exec_options opts = {.num_threads = args->threads, .disable_fusion = args->no_fusion, .bf16 = args->bf16,
-                         .disable_batch_split = args->no_batch_split};
+/* The compile options the model flags ask for. */
+static hr_status exec_options(const cli_model_args *args, hr_exec_options *opts) {
+  *opts = (hr_exec_options){.num_threads = args->threads, .disable_fusion = args->no_fusion, .bf16 = args->bf16,
+                            .disable_batch_split = args->no_batch_split};
   if (args->device) {
-    if (strlen(args->device) >= sizeof opts.device)
+    if (strlen(args->device) >= sizeof opts->device)
       return hr_error(HR_INVALID_ARGUMENT, "--device: the name '%.64s' is longer than %d bytes", args->device,
                       HR_DEVICE_NAME_MAX - 1);
     if (args->interpret) return hr_error(HR_INVALID_ARGUMENT, "--device and --interpret exclude each other");
-    strcpy(opts.device, args->device);
+    strcpy(opts->device, args->device);
   }
+  return NULL;
+}
+
+hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
+  memset(m, 0, sizeof *m);
+  m->function = args->function ? args->function : "main";
+  hr_exec_options opts;
+  HR_TRY(exec_options(args, &opts));
   int kind = container_kind(args->path);
   if (kind) {
     if (args->weights) return hr_error(HR_INVALID_ARGUMENT, "%s carries its own weights; drop --weights", args->path);
@@ -201,4 +215,34 @@ hr_status cli_generate_input(const cli_model *m, int i, int64_t dynamic_dim, hr_
   HR_TRY(hr_tensor_create(NULL, spec.dtype, &spec.shape, HR_LIMIT_TENSOR_BYTES, out));
   fill_generated(*out, (uint64_t)i + 1);
   return NULL;
+}
+
+hr_status cli_gen_model_open(const cli_model_args *args, int slots, hr_gen_model **out) {
+  *out = NULL;
+  hr_exec_options opts;
+  HR_TRY(exec_options(args, &opts));
+  if (args->interpret) return hr_error(HR_INVALID_ARGUMENT, "generation runs compiled (drop --interpret)");
+  if (args->function) return hr_error(HR_INVALID_ARGUMENT, "generation runs @prefill and @decode (drop --function)");
+  int kind = container_kind(args->path);
+  if (kind == 2) return hr_error(HR_INVALID_ARGUMENT, "%s is an executable for fixed shapes; generation needs the "
+                                                      "program (hlorun export)", args->path);
+  hr_program *prefill, *decode;
+  if (kind == 1) {
+    if (args->weights) return hr_error(HR_INVALID_ARGUMENT, "%s carries its own weights; drop --weights", args->path);
+    hr_program *p;
+    HR_TRY(hr_artifact_open(args->path, &opts, &p));
+    hr_status s = hr_gen_programs_from_program(p, &opts, &prefill, &decode);
+    hr_program_free(p);
+    HR_TRY(s);
+  } else if (is_directory(args->path) && !cli_is_savedmodel(args->path)) {
+    hr_weights *w = NULL;
+    if (args->weights) HR_TRY(hr_weights_read(args->weights, NULL, 0, &w));
+    HR_TRY(hr_gen_programs_from_dir(args->path, w, &opts, &prefill, &decode));
+  } else {
+    hr_module *mod;
+    hr_weights *w;
+    HR_TRY(read_module(args, &mod, &w));
+    HR_TRY(hr_gen_programs_from_module(mod, w, &opts, &prefill, &decode));
+  }
+  return hr_status_wrap(hr_gen_model_create(prefill, decode, slots, out), "%s", args->path);
 }

@@ -3,6 +3,7 @@
 #ifndef HLORUN_CLI_MODEL_H
 #define HLORUN_CLI_MODEL_H
 
+#include "generate/generate.h"
 #include "hlorun/hlorun.h"
 #include "ir/ir.h"
 
@@ -38,6 +39,9 @@ bool cli_is_savedmodel(const char *path);
 /* Whether `path` is an artifact or executable file (rather than StableHLO text). */
 bool cli_is_container(const char *path);
 void cli_model_close(cli_model *m);
+/* Opens a generation model (docs/generation.md): a module file with public @prefill and @decode
+ * (and --weights) or an artifact of one, compiled for `slots` sequences at once. */
+hr_status cli_gen_model_open(const cli_model_args *args, int slots, hr_gen_model **out);
 int cli_model_num_inputs(const cli_model *m);
 hr_tensor_spec cli_model_input_spec(const cli_model *m, int i);
 /* The input's name (jax.arg_info, else "argN" formatted into buf). */

@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 srv_code srv_code_of(hr_code c) {
@@ -90,4 +91,12 @@ double srv_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t srv_random_u64(void) {
+  uint64_t v;
+  if (getrandom(&v, sizeof v, 0) == (ssize_t)sizeof v) return v;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull;
 }

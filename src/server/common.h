@@ -43,6 +43,8 @@ void srv_log(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* Monotonic time in seconds. */
 double srv_now(void);
+/* 64 random bits from the kernel (getrandom), or from the clock when it has none to give. */
+uint64_t srv_random_u64(void);
 
 /* Initializes a mutex and a condition variable whose timed waits use the monotonic clock (as
  * srv_now does); on error neither needs destroying. */

@@ -1,6 +1,6 @@
 /* The gRPC transport: HTTP/2 (libnghttp2) on its own port, one network thread polling the
  * listener and every connection, unary calls routed to the handlers of grpc_tfs.c and
- * grpc_kserve.c (grpc.h).
+ * grpc_kserve.c, producing calls to the starts of grpc_generate.c (grpc.h).
  *
  * A call is a stream: request headers (:path names the method; content-type application/grpc;
  * grpc-timeout; authorization), one length-prefixed message in DATA frames, END_STREAM. Its
@@ -10,7 +10,12 @@
  * data deferred in between, until the client ends it or the server stops. nghttp2 sessions are not
  * thread-safe, so only the network thread touches them: a handler that may run a model runs on
  * the server's workers (workers.h), which queue the finished stream and wake the network thread
- * through an eventfd; quick handlers (status, metadata, health) answer on the network thread.
+ * through an eventfd; quick handlers (status, metadata, health) answer on the network thread. A
+ * producing call (Generate) answers with the messages its producer (another thread) queues in
+ * its feed: the producer appends them under the feed's lock, puts the feed on the ready list and
+ * wakes the network thread through the same eventfd, which resumes the stream's deferred data.
+ * The feed outlives the stream until the producer lets it go; a stream that closes first (the
+ * call ended, the client reset it or hung up) detaches its producer, which stops.
  *
  * Bounds (src/base/limits.h, srv_options): a message over --grpc_max_message_bytes is answered
  * RESOURCE_EXHAUSTED as soon as its prefix announces it; message bytes held by all calls count
@@ -20,8 +25,8 @@
  * --max_connections_per_client; a call's request must arrive within
  * --request_read_timeout_seconds, an idle connection is closed after HR_LIMIT_IDLE_SECONDS and
  * one that does not read its answers within the read timeout is closed. A call's deadline is its
- * grpc-timeout, at most --rest_api_timeout_in_ms; a client that resets the stream or hangs up
- * abandons its call (the run is cancelled, service.h).
+ * grpc-timeout, at most --rest_api_timeout_in_ms (a producing call: its grpc-timeout only); a client
+ * that resets the stream or hangs up abandons its call (the run is cancelled, service.h).
  *
  * With an SSLConfig (--ssl_config_file) the port speaks TLS only (tls.h): each connection's
  * handshake (ALPN h2; with client_verify, a client certificate custom_ca signs) runs in the poll
@@ -40,6 +45,7 @@
 #include <strings.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/limits.h"
@@ -54,6 +60,7 @@ enum {
   MESSAGE_TEXT = 2048, /* grpc-message bytes sent, before percent-encoding */
   POLL_MS = 500,      /* the network thread's longest sleep: timeouts are checked this often */
   FLUSH_SECONDS = 2,  /* at the stop: time for the last answers to go out */
+  PRODUCER_SECONDS = 10, /* at the stop: time for the producers of closed calls to let go */
 };
 
 typedef struct grpc_conn grpc_conn;
@@ -83,8 +90,28 @@ typedef struct grpc_stream {
   bool watching;         /* a watching call (grpc.h) still sending its answers */
   double watch_at;       /* when its handler runs next (monotonic seconds) */
   hr_strbuf last;        /* a watching call: the last message sent */
+  srv_grpc_feed *feed;   /* a producing call: its messages (grpc.h); NULL for the others */
   struct grpc_stream *done_next;
 } grpc_stream;
+
+/* A producing call's messages (grpc.h): the transport's reference is dropped when its stream is
+ * freed, the producer's by srv_grpc_feed_release. */
+struct srv_grpc_feed {
+  struct srv_grpc *g;
+  grpc_stream *st;            /* its stream (network thread) */
+  srv_grpc_producer producer; /* set by srv_grpc_feed_attach (network thread) */
+  bool attached;
+  pthread_mutex_t mu;         /* guards what follows */
+  int refs;                   /* the transport's, and the producer's once attached */
+  bool detached;              /* the transport let go: messages are dropped */
+  bool ended;                 /* the status is set: no more messages */
+  srv_code code;
+  hr_strbuf message;          /* the error's text (grpc-message) */
+  hr_strbuf out;              /* length-prefixed messages not yet handed to nghttp2 */
+  size_t sent;                /* bytes of `out` handed over */
+  bool queued;                /* on g->ready (guarded by g->mu) */
+  srv_grpc_feed *ready_next;  /* (guarded by g->mu) */
+};
 
 /* One client connection. */
 struct grpc_conn {
@@ -107,8 +134,11 @@ struct srv_grpc {
   srv_tls *tls;   /* the SSLConfig's credentials, or NULL */
   int wake_fd;    /* eventfd: a worker finished a call, or the stop began */
   pthread_t thread;
-  pthread_mutex_t mu; /* guards done and the flags below */
+  pthread_mutex_t mu; /* guards done, ready, feeds and the flags below */
   grpc_stream *done;  /* streams the workers finished */
+  srv_grpc_feed *ready; /* feeds with messages or an end to send */
+  int feeds;            /* feeds not yet freed */
+  pthread_cond_t feeds_cv; /* signalled when feeds drops */
   bool quiesce, stop;
   bool quiesced;      /* the network thread sent GOAWAY and closed the listener */
   grpc_conn *conns;
@@ -127,8 +157,12 @@ static void drop_body(grpc_stream *st) {
   st->accounted = 0;
 }
 
-/* Frees a stream that neither nghttp2 nor a worker holds any more. */
+static void feed_detach(srv_grpc_feed *f);
+
+/* Frees a stream that neither nghttp2 nor a worker holds any more (a producing call's producer is
+ * detached). */
 static void stream_free(grpc_stream *st) {
+  if (st->feed) feed_detach(st->feed);
   drop_body(st);
   free(st->authorization);
   hr_strbuf_free(&st->reply.message);
@@ -212,12 +246,14 @@ static ssize_t read_reply(nghttp2_session *session, int32_t id, uint8_t *buf, si
 }
 
 /* Records an answered call of a known method in TensorFlow Serving's request metrics (api: the
- * RPC's name, entrypoint GRPC). */
+ * RPC's name, entrypoint GRPC); a producing call once its trailers go. */
 static void record(grpc_stream *st) {
   const srv_grpc_method *m = srv_grpc_method_find(st->path);
-  if (!m) return;
-  srv_metrics_tfs_request(st->g->s->metrics, st->reply.model ? st->reply.model : "", strrchr(m->path, '/') + 1,
-                          "GRPC", st->reply.code, srv_now() - st->start);
+  const srv_grpc_stream_method *sm = m ? NULL : srv_grpc_stream_method_find(st->path);
+  const char *path = m ? m->path : sm ? sm->path : NULL;
+  if (!path) return;
+  srv_metrics_tfs_request(st->g->s->metrics, st->reply.model ? st->reply.model : "", strrchr(path, '/') + 1, "GRPC",
+                          st->reply.code, srv_now() - st->start);
 }
 
 /* Fills in the 5-byte prefix at the start of a message written after it. */
@@ -379,6 +415,213 @@ static void end_watch(grpc_stream *st, srv_code code, const char *message) {
   nghttp2_session_resume_data(st->conn->session, st->id);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Producing calls                                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+static void wake(struct srv_grpc *g);
+
+/* A new feed for a producing call's stream, held by the transport. */
+static hr_status feed_new(grpc_stream *st, srv_grpc_feed **out) {
+  srv_grpc_feed *f = calloc(1, sizeof *f);
+  if (!f) return hr_error(HR_OUT_OF_MEMORY, "out of memory for the call's feed");
+  if (pthread_mutex_init(&f->mu, NULL) != 0) {
+    free(f);
+    return hr_error(HR_INTERNAL, "cannot create the call's feed's mutex");
+  }
+  f->g = st->g;
+  f->st = st;
+  f->refs = 1;
+  hr_strbuf_init(&f->message, NULL);
+  hr_strbuf_init(&f->out, NULL);
+  pthread_mutex_lock(&f->g->mu);
+  f->g->feeds++;
+  pthread_mutex_unlock(&f->g->mu);
+  *out = f;
+  return NULL;
+}
+
+/* Drops one reference; the last frees the feed and lets srv_grpc_stop know. */
+static void feed_unref(srv_grpc_feed *f) {
+  pthread_mutex_lock(&f->mu);
+  bool last = --f->refs == 0;
+  pthread_mutex_unlock(&f->mu);
+  if (!last) return;
+  struct srv_grpc *g = f->g;
+  hr_strbuf_free(&f->message);
+  hr_strbuf_free(&f->out);
+  pthread_mutex_destroy(&f->mu);
+  free(f);
+  pthread_mutex_lock(&g->mu);
+  g->feeds--;
+  pthread_cond_broadcast(&g->feeds_cv);
+  pthread_mutex_unlock(&g->mu);
+}
+
+/* Puts a feed on the ready list (call with f->mu, while the transport holds the feed) and wakes
+ * the network thread; a feed on the list already has a wake pending (take_done reads the eventfd
+ * before it takes the list). */
+static void feed_ready(srv_grpc_feed *f) {
+  struct srv_grpc *g = f->g;
+  pthread_mutex_lock(&g->mu);
+  bool queue = !f->queued;
+  if (queue) {
+    f->queued = true;
+    f->ready_next = g->ready;
+    g->ready = f;
+  }
+  pthread_mutex_unlock(&g->mu);
+  if (queue) wake(g);
+}
+
+void srv_grpc_feed_attach(srv_grpc_feed *f, const srv_grpc_producer *p) {
+  pthread_mutex_lock(&f->mu);
+  f->refs++;
+  pthread_mutex_unlock(&f->mu);
+  f->producer = *p;
+  f->attached = true;
+}
+
+void srv_grpc_feed_send(srv_grpc_feed *f, const void *msg, size_t len) {
+  pthread_mutex_lock(&f->mu);
+  if (!f->detached && !f->ended) {
+    uint8_t prefix[SRV_GRPC_PREFIX] = {0, (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8),
+                                       (uint8_t)len};
+    hr_strbuf_append(&f->out, (const char *)prefix, sizeof prefix);
+    hr_strbuf_append(&f->out, msg, len);
+    feed_ready(f);
+  }
+  pthread_mutex_unlock(&f->mu);
+}
+
+void srv_grpc_feed_end(srv_grpc_feed *f, srv_code code, const char *message) {
+  pthread_mutex_lock(&f->mu);
+  if (!f->detached && !f->ended) {
+    f->ended = true;
+    f->code = code;
+    if (code != SRV_OK) hr_strbuf_puts(&f->message, message);
+    feed_ready(f);
+  }
+  pthread_mutex_unlock(&f->mu);
+}
+
+void srv_grpc_feed_release(srv_grpc_feed *f) { feed_unref(f); }
+
+/* The transport lets a feed go (its stream is freed): no more messages are taken, it leaves the
+ * ready list, its producer is detached and the transport's reference dropped. */
+static void feed_detach(srv_grpc_feed *f) {
+  struct srv_grpc *g = f->g;
+  pthread_mutex_lock(&f->mu);
+  f->detached = true;
+  pthread_mutex_unlock(&f->mu);
+  pthread_mutex_lock(&g->mu);
+  for (srv_grpc_feed **p = &g->ready; f->queued && *p; p = &(*p)->ready_next)
+    if (*p == f) {
+      *p = f->ready_next;
+      f->queued = false;
+      break;
+    }
+  pthread_mutex_unlock(&g->mu);
+  if (f->attached) f->producer.detach(f->producer.ctx);
+  feed_unref(f);
+}
+
+/* Resumes the streams whose producers queued messages or ended. */
+static void take_ready(struct srv_grpc *g) {
+  pthread_mutex_lock(&g->mu);
+  while (g->ready) {
+    srv_grpc_feed *f = g->ready;
+    g->ready = f->ready_next;
+    f->queued = false;
+    /* a stream whose data is not deferred (its response not yet submitted, or still sending)
+     * reads the feed anyway: nghttp2 refuses this resume, harmlessly */
+    nghttp2_session_resume_data(f->st->conn->session, f->st->id);
+  }
+  pthread_mutex_unlock(&g->mu);
+}
+
+/* nghttp2's data source for a producing call: the messages queued, deferred while there are
+ * none, then the trailers once the call ended. */
+static ssize_t read_feed(nghttp2_session *session, int32_t id, uint8_t *buf, size_t length, uint32_t *flags,
+                         nghttp2_data_source *source, void *user_data) {
+  (void)user_data;
+  grpc_stream *st = source->ptr;
+  srv_grpc_feed *f = st->feed;
+  pthread_mutex_lock(&f->mu);
+  if (f->out.failed) { /* out of memory queueing a message: the stream is reset */
+    pthread_mutex_unlock(&f->mu);
+    return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  }
+  size_t left = f->out.len - f->sent;
+  size_t n = left < length ? left : length;
+  if (n) memcpy(buf, f->out.data + f->sent, n);
+  f->sent += n;
+  if (f->sent == f->out.len) f->out.len = f->sent = 0;
+  bool end = f->ended && f->out.len == 0;
+  if (end) {
+    st->reply.code = f->code;
+    hr_strbuf_append(&st->reply.message, f->message.data ? f->message.data : "", f->message.len);
+  }
+  pthread_mutex_unlock(&f->mu);
+  if (!end) return n ? (ssize_t)n : NGHTTP2_ERR_DEFERRED;
+  record(st);
+  *flags |= NGHTTP2_DATA_FLAG_EOF | NGHTTP2_DATA_FLAG_NO_END_STREAM;
+  if (submit_trailers(session, id, &st->reply) != 0) return NGHTTP2_ERR_TEMPORAL_CALLBACK_FAILURE;
+  return (ssize_t)n;
+}
+
+/* Asks a producing call's producer to end soon (the server is stopping). */
+static void cancel_producer(grpc_stream *st) {
+  if (st->feed && !st->closed) st->feed->producer.cancel(st->feed->producer.ctx);
+}
+
+/* Ends a producing call past its grpc-timeout: DEADLINE_EXCEEDED after the messages queued, its
+ * producer cancelled. */
+static void expire_feed(grpc_stream *st, double now) {
+  srv_grpc_feed *f = st->feed;
+  if (!f || st->closed || !(st->timeout > 0) || now - st->start <= st->timeout) return;
+  pthread_mutex_lock(&f->mu);
+  bool ended = f->ended;
+  f->ended = true;
+  if (!ended) {
+    f->code = SRV_DEADLINE_EXCEEDED;
+    hr_strbuf_puts(&f->message, "Deadline Exceeded");
+  }
+  pthread_mutex_unlock(&f->mu);
+  if (ended) return;
+  f->producer.cancel(f->producer.ctx);
+  nghttp2_session_resume_data(st->conn->session, st->id);
+}
+
+/* Starts a producing call: its start runs here; when it succeeds the answer is the response
+ * headers, then the producer's messages as they come, then its trailers; else a trailers-only
+ * error. */
+static void start_producing(grpc_stream *st, const srv_grpc_stream_method *m) {
+  srv_grpc_feed *f = NULL;
+  hr_status err = feed_new(st, &f);
+  if (err) {
+    respond_error(st, srv_code_of(hr_status_code(err)), "%s", hr_status_message(err));
+    hr_status_free(err);
+    return;
+  }
+  srv_grpc_request rq = {.msg = (const uint8_t *)st->body.data + SRV_GRPC_PREFIX,
+                         .len = st->body.len - SRV_GRPC_PREFIX,
+                         .authorization = st->authorization,
+                         .call = &st->call};
+  m->start(st->g->s, &rq, f, &st->reply);
+  if (st->reply.code != SRV_OK) { /* no producer took the feed */
+    feed_unref(f);
+    respond(st);
+    return;
+  }
+  st->feed = f;
+  st->answered = true;
+  drop_body(st);
+  nghttp2_nv nva[] = {header(":status", "200"), header("content-type", "application/grpc")};
+  nghttp2_data_provider data = {.source.ptr = st, .read_callback = read_feed};
+  nghttp2_submit_response(st->conn->session, st->id, nva, 2, &data);
+}
+
 /* Parses grpc-timeout ("100m": up to 8 digits and a unit H, M, S, m, u or n) into seconds. */
 static double parse_timeout(const char *v) {
   size_t n = strspn(v, "0123456789");
@@ -426,11 +669,16 @@ static void dispatch(grpc_stream *st) {
     return;
   }
   const srv_grpc_method *m = srv_grpc_method_find(st->path);
-  if (!m) {
+  const srv_grpc_stream_method *producing = m ? NULL : srv_grpc_stream_method_find(st->path);
+  if (!m && !producing) {
     respond_error(st, SRV_UNIMPLEMENTED, "unknown method %s", st->path);
     return;
   }
   if (!check_framing(st)) return;
+  if (producing) { /* no deadline but its grpc-timeout (expire_feed) */
+    start_producing(st, producing);
+    return;
+  }
   double limit = s->opts.request_timeout_seconds;
   st->call.deadline = st->start + (st->timeout > 0 && st->timeout < limit ? st->timeout : limit);
   st->call.abandoned = call_abandoned;
@@ -740,10 +988,11 @@ static bool conn_flush(grpc_conn *c) {
   return nghttp2_session_want_read(c->session) || waiting || c->running;
 }
 
-/* Resets streams whose request is late and reports whether the connection is past a timeout:
- * idle too long, or not reading its answers. */
+/* Resets streams whose request is late, ends producing calls past their deadline, and reports
+ * whether the connection is past a timeout: idle too long, or not reading its answers. */
 static bool conn_timed_out(struct srv_grpc *g, grpc_conn *c, double now) {
   double read = g->s->opts.read_seconds;
+  for (grpc_stream *st = c->streams; st; st = st->next) expire_feed(st, now);
   for (grpc_stream *st = c->streams; st; st = st->next)
     if (!st->answered && !st->running && now - st->start > read) {
       st->answered = true;
@@ -757,7 +1006,7 @@ static bool conn_timed_out(struct srv_grpc *g, grpc_conn *c, double now) {
 /* The network thread                                                                              */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Answers the calls the workers finished. */
+/* Answers the calls the workers finished and resumes the producing calls with messages. */
 static void take_done(struct srv_grpc *g) {
   uint64_t n;
   ssize_t ignored = read(g->wake_fd, &n, sizeof n);
@@ -771,15 +1020,20 @@ static void take_done(struct srv_grpc *g) {
     job_done(done);
     done = next;
   }
+  take_ready(g);
 }
 
-/* Stops taking connections and sends every client GOAWAY (calls in flight go on). */
+/* Stops taking connections and sends every client GOAWAY (calls in flight go on; watching calls
+ * end, producers are asked to end theirs). */
 static void quiesce_now(struct srv_grpc *g) {
   g->quiesced = true;
   close(g->listener.fd);
   g->listener.fd = -1;
   for (grpc_conn *c = g->conns; c; c = c->next)
-    for (grpc_stream *st = c->streams; st; st = st->next) end_watch(st, SRV_UNAVAILABLE, "the server is shutting down");
+    for (grpc_stream *st = c->streams; st; st = st->next) {
+      end_watch(st, SRV_UNAVAILABLE, "the server is shutting down");
+      cancel_producer(st);
+    }
   for (grpc_conn *c = g->conns; c; c = c->next)
     nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c->session),
                           NGHTTP2_NO_ERROR, NULL, 0);
@@ -875,6 +1129,8 @@ hr_status srv_grpc_start(srv_server *s) {
   g->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   hr_status st = g->wake_fd < 0 ? hr_error(HR_IO_ERROR, "eventfd: %s", strerror(errno)) : NULL;
   if (!st && pthread_mutex_init(&g->mu, NULL) != 0) st = hr_error(HR_INTERNAL, "cannot create a mutex");
+  if (!st && pthread_cond_init(&g->feeds_cv, NULL) != 0)
+    st = hr_error(HR_INTERNAL, "cannot create a condition variable");
   if (!st && s->opts.ssl) st = srv_tls_create(s->opts.ssl, &g->tls);
   if (!st) st = srv_listen(s->opts.host, s->opts.grpc_port, &g->listener);
   if (!st && pthread_create(&g->thread, NULL, loop_main, g) != 0)
@@ -899,6 +1155,20 @@ void srv_grpc_quiesce(srv_server *s) {
   wake(g);
 }
 
+/* Waits up to PRODUCER_SECONDS for the producers of the calls closed to let their feeds go (a
+ * cancelled generation ends at the engine's next step); returns how many still hold one. */
+static int wait_producers(struct srv_grpc *g) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += PRODUCER_SECONDS;
+  pthread_mutex_lock(&g->mu);
+  while (g->feeds > 0 && pthread_cond_timedwait(&g->feeds_cv, &g->mu, &until) == 0) {
+  }
+  int left = g->feeds;
+  pthread_mutex_unlock(&g->mu);
+  return left;
+}
+
 void srv_grpc_stop(srv_server *s) {
   struct srv_grpc *g = s->grpc;
   pthread_mutex_lock(&g->mu);
@@ -908,12 +1178,18 @@ void srv_grpc_stop(srv_server *s) {
   pthread_join(g->thread, NULL);
   /* the workers have stopped: every call they held came back through `done` */
   take_done(g);
+  s->grpc = NULL;
+  int left = wait_producers(g);
+  if (left > 0) { /* the feeds they hold stay valid: the transport is left allocated */
+    srv_log(s->opts.log, "gRPC: %d streaming calls did not end within %d seconds", left, PRODUCER_SECONDS);
+    return;
+  }
   if (g->listener.fd >= 0) close(g->listener.fd);
   close(g->wake_fd);
   pthread_mutex_destroy(&g->mu);
+  pthread_cond_destroy(&g->feeds_cv);
   srv_tls_free(g->tls);
   free(g);
-  s->grpc = NULL;
 }
 
 int srv_grpc_port(const struct srv_grpc *g) { return g->listener.port; }

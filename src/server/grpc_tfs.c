@@ -19,14 +19,6 @@
 #include "server/internal.h"
 
 /* A ModelSpec as read: the model, the version selector, the signature name. */
-typedef struct model_spec {
-  bool present;
-  char name[HR_LIMIT_URL_SEGMENT];
-  char label[HR_LIMIT_URL_SEGMENT];
-  char signature[HR_LIMIT_URL_SEGMENT];
-  srv_selector sel;
-} model_spec;
-
 enum {
   SPEC_NAME = 1,
   SPEC_VERSION = 2,
@@ -70,8 +62,7 @@ static hr_status read_int64_value(const hr_pb *c, const hr_pb_field *f, int64_t 
   }
 }
 
-/* Reads a ModelSpec (the LEN field f). A version and a label: the one last on the wire (a oneof). */
-static hr_status read_spec(const hr_pb *c, const hr_pb_field *f, model_spec *spec) {
+hr_status srv_grpc_read_spec(const hr_pb *c, const hr_pb_field *f, srv_grpc_model_spec *spec) {
   HR_TRY(hr_pb_want(c, f, HR_PB_LEN, "model_spec"));
   spec->present = true;
   hr_pb sub = hr_pb_sub(c, f);
@@ -98,7 +89,7 @@ static hr_status read_spec(const hr_pb *c, const hr_pb_field *f, model_spec *spe
 
 /* Reads the model_spec (field `number`) of a request message: TF Serving's "Missing ModelSpec"
  * when there is none. */
-static hr_status request_spec(const srv_grpc_request *rq, uint32_t number, model_spec *spec) {
+static hr_status request_spec(const srv_grpc_request *rq, uint32_t number, srv_grpc_model_spec *spec) {
   memset(spec, 0, sizeof *spec);
   hr_pb c = hr_pb_open("request", rq->msg, rq->len);
   hr_pb_field f;
@@ -106,7 +97,7 @@ static hr_status request_spec(const srv_grpc_request *rq, uint32_t number, model
   for (;;) {
     HR_TRY(hr_pb_next(&c, &f, &more));
     if (!more) break;
-    if (f.number == number) HR_TRY(read_spec(&c, &f, spec));
+    if (f.number == number) HR_TRY(srv_grpc_read_spec(&c, &f, spec));
   }
   if (!spec->present) return hr_error(HR_INVALID_ARGUMENT, "Missing ModelSpec");
   return NULL;
@@ -140,7 +131,7 @@ typedef struct named {
 
 /* A PredictRequest as read. */
 typedef struct predict_request {
-  model_spec spec;
+  srv_grpc_model_spec spec;
   named *inputs;
   int n_inputs;
   named *filter; /* output_filter names (value unused) */
@@ -188,7 +179,7 @@ static hr_status read_predict(const srv_grpc_request *rq, predict_request *p) {
   for (;;) {
     HR_TRY(hr_pb_next(&c, &f, &more));
     if (!more) break;
-    if (f.number == PREDICT_SPEC) HR_TRY(read_spec(&c, &f, &p->spec));
+    if (f.number == PREDICT_SPEC) HR_TRY(srv_grpc_read_spec(&c, &f, &p->spec));
     if (f.number == PREDICT_INPUTS) HR_TRY(read_entry(&c, &f, &p->inputs[p->n_inputs++]));
     if (f.number == PREDICT_FILTER) {
       HR_TRY(hr_pb_want(&c, &f, HR_PB_LEN, "output_filter"));
@@ -469,7 +460,7 @@ static hr_status check_metadata_fields(const srv_grpc_request *rq) {
 
 /* PredictionService/GetModelMetadata: the signature_def metadata, a SignatureDefMap in an Any. */
 static void handle_metadata(srv_server *s, const srv_grpc_request *rq, srv_grpc_reply *r) {
-  model_spec spec;
+  srv_grpc_model_spec spec;
   srv_servable *sv = NULL;
   hr_status st = request_spec(rq, 1, &spec);
   r->model = srv_registry_model_name(s->svc.registry, spec.name);
@@ -506,7 +497,7 @@ static void handle_metadata(srv_server *s, const srv_grpc_request *rq, srv_grpc_
 /* Answers a classify or regress request on the signature its spec names with TF Serving's error
  * (service.h: srv_service_check_inference). */
 static void inference_error(srv_server *s, const srv_grpc_request *rq, srv_grpc_reply *r, bool classify) {
-  model_spec spec;
+  srv_grpc_model_spec spec;
   srv_servable *sv = NULL;
   hr_status st = request_spec(rq, 1, &spec);
   r->model = srv_registry_model_name(s->svc.registry, spec.name);
@@ -533,13 +524,13 @@ static hr_status check_task(srv_server *s, const hr_pb *c, const hr_pb_field *f)
   hr_pb sub = hr_pb_sub(c, f);
   hr_pb_field g;
   bool more;
-  model_spec spec;
+  srv_grpc_model_spec spec;
   memset(&spec, 0, sizeof spec);
   char method[128] = "";
   for (;;) {
     HR_TRY(hr_pb_next(&sub, &g, &more));
     if (!more) break;
-    if (g.number == 1) HR_TRY(read_spec(&sub, &g, &spec));
+    if (g.number == 1) HR_TRY(srv_grpc_read_spec(&sub, &g, &spec));
     if (g.number == 2) {
       HR_TRY(hr_pb_want(&sub, &g, HR_PB_LEN, "method_name"));
       HR_TRY(srv_grpc_copy_string(g.data, g.len, method, sizeof method, "method_name"));
@@ -592,7 +583,7 @@ static int state_number(srv_state st) {
 
 /* ModelService/GetModelStatus. */
 static void handle_status(srv_server *s, const srv_grpc_request *rq, srv_grpc_reply *r) {
-  model_spec spec;
+  srv_grpc_model_spec spec;
   srv_model_status ms;
   hr_status st = request_spec(rq, 1, &spec);
   r->model = srv_registry_model_name(s->svc.registry, spec.name);

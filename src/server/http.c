@@ -45,6 +45,7 @@
 #include "base/limits.h"
 #include "server/common.h"
 #include "server/conns.h"
+#include "server/generation.h"
 #include "server/internal.h"
 #include "server/workers.h"
 
@@ -103,7 +104,11 @@ static void free_body(void *data) { hr_default_allocator()->free(NULL, data); }
 static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const request_state *st, srv_reply *r) {
   struct MHD_Response *resp;
   size_t bytes = r->body.data ? r->body.len : 0;
-  if (r->body.data && r->body.len) {
+  bool streamed = r->stream != NULL;
+  if (r->stream) { /* a generation: its output read as it comes (generation.h) */
+    resp = srv_gen_stream_response(r->stream, c);
+    r->stream = NULL;
+  } else if (r->body.data && r->body.len) {
     resp = MHD_create_response_from_buffer_with_free_callback(r->body.len, r->body.data, free_body);
     if (resp) r->body.data = NULL;
   } else {
@@ -127,8 +132,9 @@ static enum MHD_Result send_reply(srv_server *s, struct MHD_Connection *c, const
   bool draining = s->draining;
   pthread_mutex_unlock(&s->mu);
   if (draining || r->close) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
-  srv_conn_enter(&s->conns, st->conn, SRV_CONN_SENDING,
-                 s->opts.read_seconds + (double)bytes / HR_LIMIT_MIN_SEND_RATE);
+  /* A generation's answer lasts as long as it generates: bounded by its max_tokens, not by a rate. */
+  srv_conn_enter(&s->conns, st->conn, streamed ? SRV_CONN_RUNNING : SRV_CONN_SENDING,
+                 streamed ? 0 : s->opts.read_seconds + (double)bytes / HR_LIMIT_MIN_SEND_RATE);
   enum MHD_Result ok = MHD_queue_response(c, (unsigned)r->status, resp);
   MHD_destroy_response(resp);
   srv_metrics_request(s->metrics, r->model, r->version, r->endpoint, r->status, srv_now() - st->start);
@@ -396,6 +402,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls, en
   srv_conn_enter(&s->conns, st->conn, SRV_CONN_IDLE, SRV_IDLE_SECONDS);
   drop_body(s, st);
   hr_strbuf_free(&st->reply.body);
+  if (st->reply.stream) srv_gen_stream_abandon(st->reply.stream); /* never sent */
   free(st->method);
   free(st->url);
   bool begun = st->begun;

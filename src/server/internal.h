@@ -16,6 +16,7 @@
 #include "server/service.h"
 
 struct MHD_Daemon;
+typedef struct srv_gen_stream srv_gen_stream; /* generation.h */
 struct srv_workers;
 struct srv_grpc;
 
@@ -36,6 +37,8 @@ struct srv_server {
   pthread_cond_t idle_cv; /* signalled when in_flight drops */
   int in_flight;          /* requests between arrival and completion (REST), gRPC calls on the workers */
   bool draining;          /* stop was called: answers close their connections */
+  pthread_mutex_t gen_mu;      /* guards gen_streams */
+  srv_gen_stream *gen_streams; /* generation answers in progress (generation.c), to cancel at a stop */
   bool started, stopped;
 };
 
@@ -52,6 +55,7 @@ typedef struct srv_reply {
   srv_code code;        /* the canonical code answered (TensorFlow Serving's request_count label) */
   long long json_bytes; /* >= 0: the body is that many bytes of JSON then binary tensor data (KServe's
                          * Inference-Header-Content-Length header); -1: none */
+  srv_gen_stream *stream; /* the answer is this generation's stream (generation.h), not `body` */
 } srv_reply;
 
 /* KServe's binary tensor data header: the bytes of JSON before the binary data, in a request or

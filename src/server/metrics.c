@@ -22,6 +22,8 @@ enum {
 
 /* Upper bounds of the request latency histogram, in seconds. */
 static const double latency_bounds[] = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+/* Upper bounds of the generation latency histograms (time to first token, between tokens), in seconds. */
+static const double token_bounds[] = {0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
 /* Upper bounds of the batch size histogram, in rows. */
 static const double batch_bounds[] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024};
 
@@ -50,6 +52,12 @@ struct srv_metrics {
   family tfs_requests;             /* labels: model_name, status */
   family tfs_latency;              /* labels: model_name, API, entrypoint */
   family tfs_runtime;              /* labels: model_name, API, runtime */
+  /* generation (srv_metrics_gen_*) */
+  family gen_requests; /* labels: model, finish_reason */
+  family gen_tokens;   /* labels: model */
+  family gen_first;    /* labels: model: time to first token */
+  family gen_gap;      /* labels: model: time between tokens */
+  family gen_active;   /* labels: model: requests generating or waiting to */
   double tfs_bounds[TFS_BOUNDS];   /* microseconds */
 };
 
@@ -92,6 +100,11 @@ void srv_metrics_free(srv_metrics *m) {
   free_family(&m->tfs_requests, 2);
   free_family(&m->tfs_latency, 3);
   free_family(&m->tfs_runtime, 3);
+  free_family(&m->gen_requests, 2);
+  free_family(&m->gen_tokens, 1);
+  free_family(&m->gen_first, 1);
+  free_family(&m->gen_gap, 1);
+  free_family(&m->gen_active, 1);
   pthread_mutex_destroy(&m->mu);
   free(m);
 }
@@ -172,6 +185,36 @@ void srv_metrics_tfs_runtime(srv_metrics *m, const char *model, const char *api,
   pthread_mutex_lock(&m->mu);
   series *s = find_series(m, &m->tfs_runtime, labels, 3);
   if (s) observe(s, m->tfs_bounds, TFS_BOUNDS, seconds * 1e6, true);
+  pthread_mutex_unlock(&m->mu);
+}
+
+void srv_metrics_gen_tokens(srv_metrics *m, const char *model, int n_tokens, double first_token_seconds,
+                            double gap_seconds) {
+  const char *labels[] = {model};
+  int n_bounds = (int)(sizeof token_bounds / sizeof token_bounds[0]);
+  pthread_mutex_lock(&m->mu);
+  series *s = find_series(m, &m->gen_tokens, labels, 1);
+  if (s) s->value += n_tokens;
+  s = first_token_seconds > 0 ? find_series(m, &m->gen_first, labels, 1) : NULL;
+  if (s) observe(s, token_bounds, n_bounds, first_token_seconds, false);
+  s = gap_seconds > 0 ? find_series(m, &m->gen_gap, labels, 1) : NULL;
+  if (s) observe(s, token_bounds, n_bounds, gap_seconds, false);
+  pthread_mutex_unlock(&m->mu);
+}
+
+void srv_metrics_gen_active(srv_metrics *m, const char *model, int delta) {
+  const char *labels[] = {model};
+  pthread_mutex_lock(&m->mu);
+  series *s = find_series(m, &m->gen_active, labels, 1);
+  if (s) s->value += delta;
+  pthread_mutex_unlock(&m->mu);
+}
+
+void srv_metrics_gen_done(srv_metrics *m, const char *model, const char *finish_reason) {
+  const char *labels[] = {model, finish_reason};
+  pthread_mutex_lock(&m->mu);
+  series *s = find_series(m, &m->gen_requests, labels, 2);
+  if (s) s->value += 1;
   pthread_mutex_unlock(&m->mu);
 }
 
@@ -275,6 +318,38 @@ static void append_recorded(srv_metrics *m, hr_strbuf *sb) {
                      (int)(sizeof batch_bounds / sizeof batch_bounds[0]));
 }
 
+/* Appends the samples of a family of plain values (counters, gauges) labelled `keys`. */
+static void append_values(hr_strbuf *sb, const char *name, const family *f, const char *const *keys, int n_labels) {
+  for (int i = 0; i < f->n; i++) {
+    const char *labels[2 * MAX_LABELS];
+    for (int l = 0; l < n_labels; l++) {
+      labels[2 * l] = keys[l];
+      labels[2 * l + 1] = f->items[i].labels[l];
+    }
+    srv_prom_sample(sb, name, labels, n_labels, f->items[i].value);
+  }
+}
+
+/* Appends the generation families. Call with the lock held. */
+static void append_generation(srv_metrics *m, hr_strbuf *sb) {
+  static const char *const keys[] = {"model", "finish_reason"};
+  int n_bounds = (int)(sizeof token_bounds / sizeof token_bounds[0]);
+  srv_prom_family(sb, "hlorun_generate_requests_total", "counter", "Generation requests ended, by finish reason.");
+  append_values(sb, "hlorun_generate_requests_total", &m->gen_requests, keys, 2);
+  srv_prom_family(sb, "hlorun_generate_tokens_total", "counter", "Tokens generated (their rate is tokens/s).");
+  append_values(sb, "hlorun_generate_tokens_total", &m->gen_tokens, keys, 1);
+  srv_prom_family(sb, "hlorun_generate_active_slots", "gauge", "Generation requests holding or waiting for a slot.");
+  append_values(sb, "hlorun_generate_active_slots", &m->gen_active, keys, 1);
+  srv_prom_family(sb, "hlorun_generate_time_to_first_token_seconds", "histogram",
+                  "Time from a generation request's arrival to its first token.");
+  for (int i = 0; i < m->gen_first.n; i++)
+    append_histogram(sb, "hlorun_generate_time_to_first_token_seconds", &m->gen_first.items[i], keys, 1, token_bounds,
+                     n_bounds);
+  srv_prom_family(sb, "hlorun_generate_inter_token_seconds", "histogram", "Time between a request's tokens.");
+  for (int i = 0; i < m->gen_gap.n; i++)
+    append_histogram(sb, "hlorun_generate_inter_token_seconds", &m->gen_gap.items[i], keys, 1, token_bounds, n_bounds);
+}
+
 /* Appends TensorFlow Serving's families, named as its Prometheus exporter names them ('/' -> ':').
  * Call with the lock held. */
 static void append_tfs(srv_metrics *m, hr_strbuf *sb) {
@@ -348,6 +423,7 @@ static void append_process(const srv_metrics *m, hr_strbuf *sb) {
 void srv_metrics_append(srv_metrics *m, hr_strbuf *sb) {
   pthread_mutex_lock(&m->mu);
   append_recorded(m, sb);
+  append_generation(m, sb);
   append_tfs(m, sb);
   pthread_mutex_unlock(&m->mu);
   append_process(m, sb);

@@ -46,7 +46,14 @@ void srv_metrics_tfs_request(srv_metrics *m, const char *model, const char *api,
 void srv_metrics_tfs_runtime(srv_metrics *m, const char *model, const char *api, double seconds);
 /* Records one batch run of `rows` rows. */
 void srv_metrics_batch(srv_metrics *m, const char *model, int64_t rows);
-/* Appends the request, batch and process families. */
+/* Generation (docs/generation.md): tokens given out (with the time to the first, when these are
+ * the first, and since the previous one, when known), requests starting (+1) and ending (-1) for
+ * the active gauge, and requests ended by finish reason ("length", "stop", "cancelled", "error"). */
+void srv_metrics_gen_tokens(srv_metrics *m, const char *model, int n_tokens, double first_token_seconds,
+                            double gap_seconds);
+void srv_metrics_gen_active(srv_metrics *m, const char *model, int delta);
+void srv_metrics_gen_done(srv_metrics *m, const char *model, const char *finish_reason);
+/* Appends the request, generation, batch and process families. */
 void srv_metrics_append(srv_metrics *m, hr_strbuf *sb);
 
 /* Appends "# HELP name help\n# TYPE name type\n". */

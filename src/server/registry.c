@@ -232,6 +232,7 @@ static srv_version_record *make_record(srv_model_entry *m, int64_t version) {
 /* Frees a servable and gives its bytes back to the total bound. */
 static void free_servable(srv_registry *r, srv_servable *sv) {
   if (!sv) return;
+  hr_gen_engine_free(sv->generator);
   srv_targets_free(sv->targets, sv->n_targets);
   atomic_fetch_sub(&r->held_bytes, sv->bytes);
   free(sv);
@@ -327,6 +328,18 @@ static hr_status open_artifact(srv_registry *r, const char *path, srv_servable *
   return srv_targets_from_program(program, &sv->targets, &sv->n_targets);
 }
 
+/* Starts the generation engine of an artifact whose module has @prefill and @decode
+ * (docs/generation.md): both compiled for every batch bucket up to the slots, the cache allocated. */
+static hr_status open_generator(srv_registry *r, srv_servable *sv) {
+  const hr_program *p = sv->n_targets == 1 ? sv->targets[0].program : NULL;
+  if (!p || !hr_gen_module_can_generate(hr_program_module(p))) return NULL;
+  hr_program *prefill, *decode;
+  hr_gen_model *m;
+  HR_TRY(hr_gen_programs_from_program(p, &r->exec, &prefill, &decode));
+  HR_TRY(hr_gen_model_create(prefill, decode, r->limits.generate_slots, &m));
+  return hr_gen_engine_create(m, &sv->generator);
+}
+
 /* Counts an artifact of `bytes` against the bounds; fails when it is over either. */
 static hr_status reserve_bytes(srv_registry *r, const srv_candidate *c, size_t bytes) {
   if (bytes > r->limits.max_model_bytes)
@@ -371,6 +384,7 @@ static hr_status open_servable(srv_registry *r, srv_model_entry *m, const srv_ca
   sv->loaded = c->fp;
   sv->bytes = bytes;
   s = srv_is_savedmodel_path(real) ? open_savedmodel(r, m, real, sv) : open_artifact(r, real, sv);
+  if (!s) s = hr_status_wrap(open_generator(r, sv), "the generation model");
   if (s && real && strcmp(real, c->path) != 0) s = hr_status_wrap(s, "%s", c->path);
   free(real);
   if (!s) s = hr_status_wrap(warm_up(r, sv), "%s", c->path);
@@ -802,6 +816,15 @@ int srv_registry_count(srv_registry *r) {
   int n = 0;
   pthread_mutex_lock(&r->models_mu);
   for (int i = 0; i < r->n_models; i++) n += !r->models[i]->removed;
+  pthread_mutex_unlock(&r->models_mu);
+  return n;
+}
+
+int srv_registry_model_names(srv_registry *r, const char **names, int cap) {
+  int n = 0;
+  pthread_mutex_lock(&r->models_mu);
+  for (int i = 0; i < r->n_models && n < cap; i++)
+    if (!r->models[i]->removed) names[n++] = r->models[i]->cfg.name;
   pthread_mutex_unlock(&r->models_mu);
   return n;
 }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include "base/strbuf.h"
+#include "generate/generate.h"
 #include "hlorun/hlorun.h"
 #include "server/predict.h"
 #include "server/server.h"
@@ -47,6 +48,7 @@ typedef struct srv_servable {
   int64_t version;
   int n_targets;
   srv_target *targets; /* its signatures, sorted by name (targets.h) */
+  hr_gen_engine *generator; /* a module with @prefill and @decode: its generation engine, else NULL */
   /* private to the registry */
   srv_fingerprint loaded; /* the artifact as it was when loaded: a change is reloaded */
   size_t bytes;           /* the artifact's size, counted against max_total_bytes */
@@ -77,6 +79,7 @@ typedef struct srv_registry srv_registry;
 typedef struct srv_load_limits {
   size_t max_model_bytes; /* one artifact file */
   size_t max_total_bytes; /* every loaded or loading artifact together, old and new copies of a reload included */
+  int generate_slots;     /* sequences at once in a generation model's engine */
 } srv_load_limits;
 
 /* Creates a registry for the models of `config`, whose contents it takes over (*config is
@@ -102,6 +105,8 @@ const char *srv_registry_model_name(srv_registry *r, const char *name);
 hr_status srv_registry_reconfigure(srv_registry *r, srv_config *config);
 /* The number of models configured now. */
 int srv_registry_count(srv_registry *r);
+/* The names of up to `cap` models configured now (valid as long as the registry); returns how many. */
+int srv_registry_model_names(srv_registry *r, const char **names, int cap);
 /* Takes a reference to the servable a request names. NOT_FOUND ("Servable not found for request:
  * Latest(m)" / "Specific(m, 3)") when it is not AVAILABLE; INVALID_ARGUMENT for unknown labels. */
 hr_status srv_registry_acquire(srv_registry *r, const char *model, const srv_selector *sel, srv_servable **out);

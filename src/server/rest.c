@@ -7,6 +7,9 @@
  *   POST /v1/models/M[/versions/N | /labels/L]:predict    predict
  *   POST ...:classify, ...:regress                         TF Serving's errors for a predict signature;
  *                                                          501 for classify/regress signatures
+ *   POST /v1/models/M[...]:generate, /v1/completions       text generation (generation.c)
+ *   GET  /hlorun/models                                     hlorun's list of models (generation.c)
+ *   GET  /                                                  the playground page (playground.c)
  *   OPTIONS /v1/..., /v2...                                 CORS preflight, as TF Serving answers it
  *   /v2...                                                  KServe v2 (kserve.c)
  *   GET  /healthz, /readyz, /monitoring/prometheus/metrics
@@ -24,6 +27,8 @@
 #include "server/internal.h"
 #include "server/json.h"
 #include "server/kserve.h"
+#include "server/generation.h"
+#include "server/playground.h"
 #include "server/predict.h"
 
 void srv_reply_init(srv_reply *r) {
@@ -66,7 +71,14 @@ static void finish(srv_reply *r, hr_status s) {
 /* Routes                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-typedef enum route_kind { ROUTE_STATUS, ROUTE_METADATA, ROUTE_PREDICT, ROUTE_CLASSIFY, ROUTE_REGRESS } route_kind;
+typedef enum route_kind {
+  ROUTE_STATUS,
+  ROUTE_METADATA,
+  ROUTE_PREDICT,
+  ROUTE_CLASSIFY,
+  ROUTE_REGRESS,
+  ROUTE_GENERATE
+} route_kind;
 
 /* A parsed /v1/models path. */
 typedef struct route {
@@ -133,6 +145,8 @@ static hr_status parse_route(const char *p, route *rt) {
     rt->kind = ROUTE_CLASSIFY;
   } else if (strcasecmp(p, ":regress") == 0) {
     rt->kind = ROUTE_REGRESS;
+  } else if (strcasecmp(p, ":generate") == 0) {
+    rt->kind = ROUTE_GENERATE;
   } else {
     return hr_error(HR_NOT_FOUND, "no such route");
   }
@@ -147,6 +161,7 @@ static const char *route_endpoint(route_kind k) {
     case ROUTE_PREDICT: return "predict";
     case ROUTE_CLASSIFY: return "classify";
     case ROUTE_REGRESS: return "regress";
+    case ROUTE_GENERATE: return "generate";
   }
   return "other";
 }
@@ -367,7 +382,7 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
     finish(r, st);
     return;
   }
-  bool post = !st && (rt.kind == ROUTE_PREDICT || rt.kind == ROUTE_CLASSIFY || rt.kind == ROUTE_REGRESS);
+  bool post = !st && rt.kind != ROUTE_STATUS && rt.kind != ROUTE_METADATA;
   if (st || strcmp(method, post ? "POST" : "GET") != 0) {
     hr_status_free(st);
     reply_malformed(r, method, path);
@@ -382,6 +397,7 @@ static void handle_models(srv_server *s, const char *method, const char *path, c
     case ROUTE_PREDICT: handle_predict(s, &rt, body, len, call, r); return;
     case ROUTE_CLASSIFY:
     case ROUTE_REGRESS: handle_classify(s, &rt, body, len, r); return;
+    case ROUTE_GENERATE: srv_rest_generate(s, rt.model, &rt.sel, body, len, r); return;
   }
 }
 
@@ -407,9 +423,24 @@ static void handle_metrics(srv_server *s, srv_reply *r) {
   finish(r, NULL);
 }
 
-/* Answers the fixed paths (health, readiness, metrics); false when `path` is none of them. */
+/* GET /: the playground page (docs/generation.md). */
+static void handle_playground(srv_reply *r) {
+  const char *page;
+  size_t len;
+  srv_playground_page(&page, &len);
+  r->content_type = "text/html; charset=utf-8";
+  hr_strbuf_append(&r->body, page, len);
+  finish(r, NULL);
+}
+
+/* Answers the fixed paths (the playground, health, readiness, metrics, the list of models); false
+ * when `path` is none of them. */
 static bool handle_fixed(srv_server *s, const char *method, const char *path, srv_reply *r) {
-  if (strcmp(path, "/healthz") == 0)
+  if (strcmp(path, "/") == 0)
+    r->endpoint = "playground";
+  else if (strcmp(path, "/hlorun/models") == 0)
+    r->endpoint = "models";
+  else if (strcmp(path, "/healthz") == 0)
     r->endpoint = "healthz";
   else if (strcmp(path, "/readyz") == 0)
     r->endpoint = "readyz";
@@ -420,6 +451,10 @@ static bool handle_fixed(srv_server *s, const char *method, const char *path, sr
   if (strcmp(method, "GET") != 0) {
     srv_reply_error(r, 405, "Method not allowed (use GET)");
     r->allow = "GET";
+  } else if (strcmp(r->endpoint, "playground") == 0) {
+    handle_playground(r);
+  } else if (strcmp(r->endpoint, "models") == 0) {
+    srv_rest_list_models(s, r);
   } else if (strcmp(r->endpoint, "healthz") == 0) {
     hr_strbuf_puts(&r->body, "{\"status\": \"ok\"}\n");
   } else if (strcmp(r->endpoint, "readyz") == 0) {
@@ -468,6 +503,10 @@ void srv_rest_handle(srv_server *s, const char *method, const char *path, const 
     srv_kserve_handle(s, method, path, headers, body, len, call, r);
   else if (eat(&rest, "/v1/models") && (*rest == '\0' || *rest == '/'))
     handle_models(s, method, path, rest, body, len, call, r);
+  else if (strcasecmp(path, "/v1/completions") == 0 && strcmp(method, "POST") == 0) {
+    r->endpoint = "completions";
+    srv_rest_completions(s, body, len, r);
+  }
   else
     reply_malformed(r, method, path);
   srv_metrics_tfs_request(s->metrics, r->model, tfs_api(r), "REST", r->code, srv_now() - start);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "base/limits.h"
+#include "server/generation.h"
 #include "server/common.h"
 #include "server/grpc.h"
 #include "server/internal.h"
@@ -33,6 +34,7 @@ void srv_options_defaults(srv_options *o) {
   long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   o->max_total_model_bytes = pages > 0 && page > 0 ? (size_t)pages / 4 * 3 * (size_t)page : HR_LIMIT_MODEL_BYTES;
   o->drain_seconds = HR_LIMIT_DRAIN_SECONDS;
+  o->generate_slots = SRV_GENERATE_SLOTS;
   o->log = stderr;
 }
 
@@ -56,6 +58,8 @@ static hr_status check_options(const srv_options *o) {
     return hr_error(HR_INVALID_ARGUMENT, "output and model size bounds must be positive");
   if (o->max_connections < 1 || o->max_connections_per_client < 0)
     return hr_error(HR_INVALID_ARGUMENT, "max_connections must be positive, max_connections_per_client not negative");
+  if (o->generate_slots < 1 || o->generate_slots > HR_LIMIT_GEN_SLOTS)
+    return hr_error(HR_INVALID_ARGUMENT, "generate_slots must be in [1, %d]", HR_LIMIT_GEN_SLOTS);
   if (!(o->poll_wait_seconds >= 0) || !(o->drain_seconds >= 0))
     return hr_error(HR_INVALID_ARGUMENT, "poll and drain periods must not be negative");
   if (!(o->request_timeout_seconds > 0) || !(o->read_seconds > 0))
@@ -63,11 +67,17 @@ static hr_status check_options(const srv_options *o) {
   return NULL;
 }
 
-/* Creates the lock and condition variable that count requests in flight. */
+/* Creates the lock and condition variable that count requests in flight, and the lock of the
+ * generation streams. */
 static hr_status init_sync(srv_server *s) {
   if (pthread_mutex_init(&s->mu, NULL) != 0) return hr_error(HR_INTERNAL, "cannot create a mutex");
+  if (pthread_mutex_init(&s->gen_mu, NULL) != 0) {
+    pthread_mutex_destroy(&s->mu);
+    return hr_error(HR_INTERNAL, "cannot create a mutex");
+  }
   if (pthread_cond_init(&s->idle_cv, NULL) != 0) {
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->gen_mu);
     return hr_error(HR_INTERNAL, "cannot create a condition variable");
   }
   return NULL;
@@ -82,6 +92,7 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
   if (!st && (st = srv_conns_init(&s->conns, SRV_IDLE_SECONDS, o->read_seconds)) != NULL) {
     pthread_cond_destroy(&s->idle_cv);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->gen_mu);
   }
   if (st) {
     free(s);
@@ -93,7 +104,9 @@ hr_status srv_server_create(const srv_options *o, srv_config *config, srv_server
   s->opts.log = o->log ? o->log : stderr;
   s->listen_fd = -1;
   hr_exec_options exec = {.num_threads = o->intra_op_threads};
-  srv_load_limits limits = {.max_model_bytes = o->max_model_bytes, .max_total_bytes = o->max_total_model_bytes};
+  srv_load_limits limits = {.max_model_bytes = o->max_model_bytes,
+                            .max_total_bytes = o->max_total_model_bytes,
+                            .generate_slots = o->generate_slots};
   s->svc.max_output_bytes = o->max_output_bytes;
   st = srv_metrics_create(&s->metrics);
   s->svc.metrics = s->metrics;
@@ -137,6 +150,7 @@ void srv_server_stop(srv_server *s) {
   if (!s->started || s->stopped) return;
   s->stopped = true;
   srv_log(s->opts.log, "shutting down: draining requests");
+  srv_generation_cancel_all(s);
   if (s->grpc) srv_grpc_quiesce(s);
   srv_http_stop(s, drain_batches);
   if (s->grpc) srv_grpc_stop(s);
@@ -153,5 +167,6 @@ void srv_server_free(srv_server *s) {
   srv_conns_destroy(&s->conns);
   pthread_cond_destroy(&s->idle_cv);
   pthread_mutex_destroy(&s->mu);
+  pthread_mutex_destroy(&s->gen_mu);
   free(s);
 }

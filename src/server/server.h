@@ -147,10 +147,14 @@ typedef struct srv_options {
   size_t max_total_model_bytes; /* artifacts held at once, all models and versions; default 3/4 of memory */
   double drain_seconds;         /* bound on the wait for in-flight requests at shutdown; default 30 */
   int intra_op_threads;         /* threads per model run; 0: every online CPU */
+  int generate_slots;           /* sequences a generation model runs at once (docs/generation.md); default 32 */
   const srv_ssl_config *ssl;    /* REST over HTTPS with this key and certificate; NULL: plain HTTP; owned by the caller */
   bool enable_cors;             /* REST answers carry TensorFlow Serving's CORS headers (Allow-Origin *, ...) */
   FILE *log;                    /* one line per event; default stderr */
 } srv_options;
+
+/* The default of srv_options.generate_slots: 32 sequences (the TinyTransformer's cache: 2 MiB each). */
+#define SRV_GENERATE_SLOTS 32
 
 void srv_options_defaults(srv_options *o);
 

@@ -445,8 +445,9 @@ def section_errors(ctx, srv):
     expect_error(t, srv.post("/v1/models/two_io:predict", data=deep), 400, f"JSON nested {depth} deep")
     deep2 = b'{"instances": ' + b"[" * (MAX_JSON_DEPTH + 2) + b"1" + b"]" * (MAX_JSON_DEPTH + 2) + b"}"
     expect_error(t, srv.post("/v1/models/two_io:predict", data=deep2), 400, f"JSON nested {MAX_JSON_DEPTH + 2} deep")
-    # unknown paths and methods: outside /v1 and /v2 404; under /v1, TF Serving's 400 "Malformed request"
-    for method, path in (("GET", "/"), ("GET", "/nope"), ("GET", "/v3/models/two_io")):
+    # unknown paths and methods: outside /v1 and /v2 404 (GET / is the playground page); under /v1,
+    # TF Serving's 400 "Malformed request"
+    for method, path in (("GET", "/index.html"), ("GET", "/nope"), ("GET", "/v3/models/two_io")):
         r = requests.request(method, srv.url + path, timeout=30)
         expect_error(t, r, 404, f"unknown path {method} {path}")
     for method, path in (("POST", "/v1/predict"), ("GET", "/v1/models/two_io/versions/1/bogus"),
