@@ -51,6 +51,9 @@ typedef struct hr_fuse_options {
  *                   becomes hlorun.attention {scale, causal}. The mask must be provably
  *                   "t <= s" (or its complement with the select's operands swapped): iota/compare
  *                   ops, broadcasts and constants are checked element by element.
+ *                   A decode step's mask "t <= position[b]" (an index tensor compared with an
+ *                   i32 vector [B] broadcast along the batch) gives
+ *                   hlorun.attention(q, k, v, position) {causal = false} instead.
  *   2. softmax:     reduce max (init -inf) / subtract / exponential / reduce add (init 0) /
  *                   divide over the last dimension becomes hlorun.softmax.
  *   3. layer_norm:  flax's LayerNorm subgraph (mean by reduce add / D, variance either

@@ -11,7 +11,12 @@
  * divide) the scores instead of q. The select may also be select(%m, fill, %sc) when %m marks the
  * masked positions. The mask must be provably causal: keep[b, h, s, t] = (t <= s). It is analysed
  * through broadcast_in_dim, unit reshapes, not, compare of index tensors (iota, broadcasts and
- * reshapes of iotas, constants holding indices) and constants checked element by element. */
+ * reshapes of iotas, constants holding indices) and constants checked element by element.
+ *
+ * A decode step's mask keeps the keys t <= position[b] instead (its query is the token at that
+ * position of a KV cache): keep[b, h, s, t] = (t <= p[b]) for an i32 vector p [B], a compare of
+ * key indices with p broadcast. That pattern becomes hlorun.attention(%q, %k, %v, %p), whose
+ * kernels visit only the keys 0..p[b] of each row. */
 #include <string.h>
 
 #include "compiler/fuse_internal.h"
@@ -184,6 +189,74 @@ static bool mask_is_causal(const hf_graph *g, const hr_value *v, int as, int at,
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Position masks (a decode step over its KV cache)                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* When integer value `v` holds at every index the element of an i32 vector p [B] at its index
+ * along axis `ab` (v[..., b, ...] = p[b], through broadcast_in_dim ops that add only unit or
+ * broadcast dimensions), returns p; NULL otherwise. */
+static hr_value *row_source(const hf_graph *g, hr_value *v, int ab, int depth) {
+  const hr_shape *s = &v->type.shape;
+  if (depth > MAX_MASK_DEPTH || !hr_type_is_static(&v->type) || ab < 0 || ab >= s->rank) return NULL;
+  if (s->rank == 1 && v->type.dtype == HR_I32) return v;
+  const hr_op *op = v->def;
+  if (!op || op->parent != &g->fn->body || op->code != HR_OP_BROADCAST_IN_DIM) return NULL;
+  const hr_value *w = op->operands[0];
+  int64_t dims[HR_MAX_RANK];
+  int n, wb = -1;
+  if (!hf_ok(hr_op_attr_i64_list(op, "broadcast_dimensions", dims, HR_MAX_RANK, &n)) || n != w->type.shape.rank)
+    return NULL;
+  for (int j = 0; j < n; j++) {
+    if (dims[j] == ab && w->type.shape.dims[j] == s->dims[ab])
+      wb = j;
+    else if (w->type.shape.dims[j] != 1)
+      return NULL;
+  }
+  return wb >= 0 ? row_source(g, op->operands[0], wb, depth + 1) : NULL;
+}
+
+/* When i1 value `v` keeps (keep) or masks (!keep) exactly the keys t <= p[b], b and t its indices
+ * along axes `ab` and `at`, p an i32 vector [B] compared as signed, the same along every other
+ * axis, returns p; NULL otherwise. Analysed through broadcast_in_dim ops (of unit or broadcast
+ * dimensions), not, and the compare of an index tensor along `at` with p broadcast along `ab`. */
+static hr_value *mask_position(const hf_graph *g, const hr_value *v, int ab, int at, bool keep, int depth) {
+  const hr_op *op = v->def;
+  if (!op || op->parent != &g->fn->body || depth > MAX_MASK_DEPTH || v->type.dtype != HR_I1 ||
+      !hr_type_is_static(&v->type))
+    return NULL;
+  const hr_shape *s = &v->type.shape;
+  if (op->code == HR_OP_NOT) return mask_position(g, op->operands[0], ab, at, !keep, depth + 1);
+  if (op->code == HR_OP_BROADCAST_IN_DIM) {
+    const hr_value *w = op->operands[0];
+    int64_t dims[HR_MAX_RANK];
+    int n, wb = -1, wt = -1;
+    if (!hf_ok(hr_op_attr_i64_list(op, "broadcast_dimensions", dims, HR_MAX_RANK, &n)) || n != w->type.shape.rank)
+      return NULL;
+    for (int j = 0; j < n; j++) {
+      if (dims[j] == ab && w->type.shape.dims[j] == s->dims[ab])
+        wb = j;
+      else if (dims[j] == at && w->type.shape.dims[j] == s->dims[at])
+        wt = j;
+      else if (w->type.shape.dims[j] != 1)
+        return NULL;
+    }
+    return wb >= 0 && wt >= 0 ? mask_position(g, w, wb, wt, keep, depth + 1) : NULL;
+  }
+  if (op->code != HR_OP_COMPARE) return NULL;
+  const char *dir = hr_op_attr_enum(op, "comparison_direction"), *type = hr_op_attr_enum(op, "compare_type");
+  if (!dir || (type && strcmp(type, "SIGNED") != 0)) return NULL;
+  /* keep t <= p: LE(t, p) or GE(p, t); keep t > p: GT(t, p) or LT(p, t). */
+  for (int x = 0; x < 2; x++) {
+    hr_value *idx = op->operands[x], *row = op->operands[1 - x];
+    if (index_axis(g, idx, depth + 1) != at) continue;
+    bool kept = strcmp(dir, x == 0 ? "LE" : "GE") == 0, masked = strcmp(dir, x == 0 ? "GT" : "LT") == 0;
+    hr_value *p = kept || masked ? row_source(g, row, ab, depth + 1) : NULL;
+    if (p && kept == keep && p->type.shape.dims[0] == s->dims[ab]) return p;
+  }
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* The pattern                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -213,6 +286,7 @@ typedef struct attention_match {
   mask_cache *masks;
   hf_ops p;
   hr_value *q, *k, *v;
+  hr_value *position; /* a position mask's i32 [B], or NULL */
   double scale;
   bool causal;
 } attention_match;
@@ -244,7 +318,8 @@ static bool dot_is(const hr_op *op, const int64_t *lb, const int64_t *rb, int64_
 }
 
 /* Strips the masking select from the softmax input `x`: sets m->causal when a causal mask is
- * proven; returns the scores, or NULL when `x` is a select whose mask is not causal. */
+ * proven, m->position when a position mask is; returns the scores, or NULL when `x` is a select
+ * whose mask is neither. */
 static hr_value *strip_mask(const hf_graph *g, hr_value *x, attention_match *m) {
   const hr_op *sel = hf_def(g, x, HR_OP_SELECT);
   if (!sel) return x;
@@ -253,10 +328,12 @@ static hr_value *strip_mask(const hf_graph *g, hr_value *x, attention_match *m) 
   if (pred->type.shape.rank != 4 || !hf_ops_add(&m->p, sel)) return NULL;
   for (int keep = 1; keep >= 0; keep--) {
     hr_value *scores = sel->operands[keep ? 1 : 2], *other = sel->operands[keep ? 2 : 1];
-    if (hf_splat_f32(g, other, &fill) && fill <= MAX_FILL && cached_mask_is_causal(g, m->masks, pred, keep)) {
+    if (!hf_splat_f32(g, other, &fill) || fill > MAX_FILL) continue;
+    if (cached_mask_is_causal(g, m->masks, pred, keep)) {
       m->causal = true;
       return scores;
     }
+    if ((m->position = mask_position(g, pred, 0, 3, keep, 0)) != NULL) return scores;
   }
   return NULL;
 }
@@ -294,9 +371,9 @@ static bool match_attention(const hf_graph *g, const hr_op *tr, attention_match 
 /* Replaces the pattern ending at position `pos` with hlorun.attention. */
 static hr_status emit(hf_graph *g, int pos, const attention_match *m) {
   hr_op *tr = hf_op_at(g, pos), *op;
-  hr_value *operands[3] = {m->q, m->k, m->v};
+  hr_value *operands[4] = {m->q, m->k, m->v, m->position};
   hr_attr *scale, *causal;
-  HR_TRY(hf_new_op(g, HR_OP_HLORUN_ATTENTION, tr, operands, 3, &tr->results[0].type, &op));
+  HR_TRY(hf_new_op(g, HR_OP_HLORUN_ATTENTION, tr, operands, m->position ? 4 : 3, &tr->results[0].type, &op));
   HR_TRY(hf_attr_f32(g, (float)m->scale, &scale));
   HR_TRY(hf_attr_bool(g, m->causal, &causal));
   HR_TRY(hf_set_attr(g, op, "scale", scale));

@@ -77,6 +77,19 @@ static lapack_int potrf(hr_dtype t, char uplo, lapack_int n, void *a) {
   }
 }
 
+/* Reference LAPACK's potrf stops at the first pivot that is not positive or is NaN (info: its
+ * 1-based index); an optimized LAPACK (OpenBLAS, when the system's alternative points there) lets a
+ * NaN through with info 0. A NaN propagates down the factor's diagonal, so the first NaN there is
+ * that pivot: the info reference LAPACK gives, whichever LAPACK the system has. */
+static lapack_int potrf_nan_info(hr_dtype t, lapack_int n, const void *a, lapack_int info) {
+  for (lapack_int j = 0; info == 0 && j < n; j++) {
+    int64_t at = (int64_t)j * n + j;
+    hr_c128 v = hr_dtype_is_complex(t) ? hr_load_complex(t, a, at) : (hr_c128){hr_load_float(t, a, at), 0};
+    if (isnan(v.re) || isnan(v.im)) return j + 1;
+  }
+  return info;
+}
+
 /* old: (lower, batch, n, a) -> (a, info); FFI: (a) {uplo} -> (a, info). */
 hr_status hr_cc_potrf(const hr_cc_call *c) {
   int a_i = c->ffi ? 0 : 3;
@@ -90,7 +103,8 @@ hr_status hr_cc_potrf(const hr_cc_call *c) {
   HR_TRY(matrix_begin(c, c->results[0], m.rows, m.cols, &w));
   for (int64_t k = 0; k < m.batch; k++) {
     matrix_load(&w, k);
-    store_info(c, 1, k, potrf(c->dtype, uplo, (lapack_int)m.rows, w.col));
+    lapack_int n = (lapack_int)m.rows;
+    store_info(c, 1, k, potrf_nan_info(c->dtype, n, w.col, potrf(c->dtype, uplo, n, w.col)));
     matrix_store(&w, k);
   }
   hr_cc_free(c, w.col);

@@ -2,7 +2,8 @@
  * inserted_window_dims, input/scatter_indices batching dims, scatter_dims_to_operand_dims and
  * index_vector_dim (== rank: implicit trailing 1).
  *
- * Results start as copies of the inputs. Scatter indices are visited in row-major order and, for
+ * Results start as copies of the inputs (a result that is its input's very buffer, an update in
+ * place that the executable arranges for a donated input, already holds it). Scatter indices are visited in row-major order and, for
  * each, the update window in row-major order, combining every element with the update
  * computation. A window that does not fit entirely inside the operand at its start index is
  * skipped as a whole, as XLA does (the conformance expectations come from XLA:CPU).
@@ -358,7 +359,8 @@ hr_status hr_data_scatter(hr_interp *in, const hr_op *op, hr_tensor *const *oper
   HR_TRY(read_spec(op, &s));
   HR_TRY(check_dim_lists(op, &s, &a));
   HR_TRY(check_update_shape(op, &s, &a));
-  for (int k = 0; k < a.n; k++) HR_TRY(hr_data_copy_all(op, a.inputs[k], a.results[k]));
+  for (int k = 0; k < a.n; k++)
+    if (a.inputs[k]->data != a.results[k]->data) HR_TRY(hr_data_copy_all(op, a.inputs[k], a.results[k]));
   combiner c;
   HR_TRY(combiner_init(in, op, &a, &c));
   hr_status st = scatter_run(op, &s, &a, &c);

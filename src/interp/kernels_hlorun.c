@@ -426,6 +426,7 @@ typedef struct attention_job {
   int64_t q_pos, q_batch, kv_pos, kv_batch; /* strides of q, and of k and v */
   float scale;
   bool causal;
+  const int32_t *position; /* [B]: the last key of each batch row, or NULL */
   float *scores;
 } attention_job;
 
@@ -434,11 +435,13 @@ static void attention_row(const attention_job *j, int64_t row, float *scores) {
   int64_t i = row % j->s, bh = row / j->s, h = bh % j->h, b = bh / j->h;
   const float *q = j->q + b * j->q_batch + i * j->q_pos + h * j->d;
   float *o = j->o + ((b * j->s + i) * j->h + h) * j->d;
+  int64_t last = j->position ? j->position[b] : j->t; /* keys after it are masked */
   for (int64_t t = 0; t < j->t; t++) {
     const float *k = j->k + b * j->kv_batch + t * j->kv_pos + h * j->d;
     float acc = 0.0f;
     for (int64_t e = 0; e < j->d; e++) acc += q[e] * k[e];
-    scores[t] = j->causal && t > i ? -INFINITY : j->scale * acc;
+    scores[t] = (j->causal && t > i) || t > last ? -INFINITY : j->scale * acc;
+    if (last < 0) scores[t] = 0.0f; /* every key masked: equal weights, as equal fill scores get */
   }
   softmax_row(scores, j->t);
   for (int64_t e = 0; e < j->d; e++) o[e] = 0.0f;
@@ -455,7 +458,9 @@ static void attention_rows(void *ctx, int64_t begin, int64_t end, int worker) {
 }
 
 /* hlorun.attention: o = softmax(scale * q . k + mask) . v per batch and head; q, k, v given
- * separately or as one qkv [B, S, 3, H, D]. */
+ * separately or as one qkv [B, S, 3, H, D]. With a fourth operand position (i32 [B]) the keys
+ * after position[b] are masked in batch row b (a decode step over its KV cache); when that masks
+ * every key (position[b] < 0), every key gets the same weight. */
 static hr_status kernel_attention(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   hr_tensor *o = results[0];
   attention_job job = {.scale = attr_f32(op, "scale"), .causal = attr_bool(op, "causal")};
@@ -472,6 +477,12 @@ static hr_status kernel_attention(hr_interp *in, const hr_op *op, hr_tensor *con
     job.q_batch = job.kv_batch = s * 3 * h * d;
   } else {
     const hr_tensor *q = operands[0], *k = operands[1], *v = operands[2];
+    if (op->n_operands == 4) {
+      const hr_tensor *p = operands[3];
+      if (p->dtype != HR_I32 || p->shape.rank != 1 || q->shape.rank < 1 || p->shape.dims[0] != q->shape.dims[0])
+        return hr_op_error(op, HR_VERIFY_ERROR, "position must be i32 [B]");
+      job.position = p->data;
+    }
     if (q->shape.rank != 4 || k->shape.rank != 4) return hr_op_error(op, HR_VERIFY_ERROR, "q and k must have rank 4");
     b = q->shape.dims[0], s = q->shape.dims[1], h = q->shape.dims[2], d = q->shape.dims[3];
     t = k->shape.dims[1];

@@ -90,8 +90,8 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_CHLO_TOP_K: return arity(1, 1, 2, 2, 0, 0);
     case HR_OP_HLORUN_MATMUL: return arity(2, -1, 1, 1, 1, 1);
     case HR_OP_HLORUN_FUSED: return arity(1, -1, 1, 1, 1, 1);
-    case HR_OP_HLORUN_LAYER_NORM:
-    case HR_OP_HLORUN_ATTENTION: return arity(1, 3, 1, 1, 0, 0);
+    case HR_OP_HLORUN_LAYER_NORM: return arity(1, 3, 1, 1, 0, 0);
+    case HR_OP_HLORUN_ATTENTION: return arity(1, 4, 1, 1, 0, 0);
     case HR_OP_HLORUN_SOFTMAX: return arity(1, 1, 1, 1, 0, 0);
     default: break;
   }

@@ -198,9 +198,23 @@ static hr_status infer_attention_packed(const hri_ctx *c) {
   return NULL;
 }
 
+/* The optional fourth operand of hlorun.attention(q, k, v, position): i32 [B], the last key each
+ * batch row attends to. */
+static hr_status want_position(const hri_ctx *c, int64_t batch) {
+  HR_TRY(hri_want_tensor(c, 3));
+  HR_TRY(hri_want_rank(c, 3, 1, "position"));
+  if (c->in[3].dtype != HR_I32) {
+    hri_tbuf b;
+    return hri_err(c, "position (operand #3) must have element type i32, got %s", hri_type_str(&c->in[3], &b));
+  }
+  int64_t unused;
+  return hri_dim_merge(c, c->in[3].shape.dims[0], batch, &unused, "position and the batch");
+}
+
 hr_status hri_infer_hlorun_attention(const hri_ctx *c) {
   if (c->op->n_operands == 1) return infer_attention_packed(c);
-  if (c->op->n_operands != 3) return hri_err(c, "takes q, k and v, or one qkv operand; got %d operands", c->op->n_operands);
+  if (c->op->n_operands != 3 && c->op->n_operands != 4)
+    return hri_err(c, "takes q, k and v (and a position), or one qkv operand; got %d operands", c->op->n_operands);
   HR_TRY(want_f32_rank(c, 0, 4, "q"));
   HR_TRY(want_f32_rank(c, 1, 4, "k"));
   HR_TRY(want_f32_rank(c, 2, 4, "v"));
@@ -216,6 +230,7 @@ hr_status hri_infer_hlorun_attention(const hri_ctx *c) {
     HR_TRY(hri_dim_merge(c, out.dims[d], v->dims[d], &out.dims[d], names[i]));
   }
   HR_TRY(hri_dim_merge(c, k->dims[1], v->dims[1], &t, "key and value sequence lengths"));
+  if (c->op->n_operands == 4) HR_TRY(want_position(c, out.dims[0]));
   HR_TRY(attr_f32(c, "scale"));
   bool causal;
   HR_TRY(hri_attr_bool(c, "causal", false, &causal));

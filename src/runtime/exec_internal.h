@@ -16,6 +16,7 @@ typedef struct hr_exec_stats {
   int num_device_steps;      /* of which run by a kernel of the other device */
   int num_copies;            /* values copied between devices per call (mirrors filled per run) */
   int num_preloaded;         /* fixed values copied onto the other device once, at create time */
+  int num_in_place;          /* donated inputs a run given their buffers as outputs updates in place */
 } hr_exec_stats;
 
 hr_exec_stats hr_executable_stats(const hr_executable *e);

@@ -33,6 +33,16 @@
  * `chunks` times as long along dimension 0 as planned, and does this once per chunk on
  * consecutive slices of the inputs, copying each chunk's results into its slice of the outputs.
  *
+ * Updates in place. A donated input (hr_executable_donated_output) whose output is the result of a
+ * stablehlo.scatter reading that input as its operand (the KV cache a decode step updates) is
+ * found when the executable is planned, if the scatter runs as a reference step on the host, no
+ * step after it reads the input, the result is not returned twice, and neither value has a mirror
+ * on another device. When hr_executable_run_into then gives the output the very buffer of the
+ * input, and no other input shares it, the run points the result (and its aliases) at the
+ * input's buffer, chunk by chunk: the scatter is neither zero-filled nor copies its operand (the
+ * kernel skips copying a buffer onto itself), it writes only the updated windows, and the output
+ * needs no copy at the end. Every other run (hr_executable_run, other buffers) uses the arena.
+ *
  * Wrapped steps. Two kinds of ops cannot be called this way: the control-flow kernels that create
  * their own results (func.call, while, if, case), and ops whose regions read values of main
  * directly (captures: the interpreter finds such values in its frame of main, which the direct
@@ -119,10 +129,21 @@ typedef struct step {
   int n_copies;
   int32_t *copies;             /* mirrors this step fills before it runs (each from its mirror_of) */
   hr_block *wrapper;    /* STEP_WRAPPED: the block evaluated to run the op */
+  bool in_place;       /* this run: the result is its operand's buffer (see "Updates in place") */
   int n_args, n_results;
   hr_tensor **args;    /* direct: the op's operands; wrapped: the wrapper's arguments */
   hr_tensor **results; /* direct: every result; wrapped: the results the wrapper returns */
 } step;
+
+/* A donated input that a step may update in place (see "Updates in place" in the file comment). */
+typedef struct in_place {
+  int input, output;  /* the runtime input and the output it is donated to */
+  int step;           /* the scatter defining the output from the input */
+  int32_t param;      /* the input's slot */
+  int32_t result;     /* the output's slot (the scatter's result) */
+  void *planned;      /* the result's buffer in the arena, where other runs compute it */
+  bool active;        /* the current run updates in place */
+} in_place;
 
 /* Run time of one step (profiling). */
 typedef struct step_time {
@@ -162,6 +183,8 @@ struct hr_executable {
   int32_t *mirrors;  /* (slot, device) -> mirror slot or -1: n_value_slots * n_devices entries */
   int n_value_slots; /* slots of values (mirrors and scratch come after) */
   int *donor_output; /* per runtime input: the output it is donated to (jax.buffer_donor, tf.aliasing_output), or -1 */
+  int n_in_place;
+  in_place *in_place; /* the donated inputs that may be updated in place */
   hr_exec_stats stats;
   hr_exec_fast_stats fast_stats;
   hr_kernel_env kernel_env;
@@ -1007,6 +1030,98 @@ static hr_status link_steps(hr_executable *e, hr_arena *tmp) {
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+/* Updates in place                                                                                */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Whether [a, a + na) and [b, b + nb) share a byte. */
+static bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
+  const char *x = a, *y = b;
+  return na && nb && x < y + nb && y < x + na;
+}
+
+/* Whether slot `s` has a mirror on any device. */
+static bool has_mirror(const hr_executable *e, int32_t s) {
+  for (int d = 0; e->mirrors && d < e->n_devices; d++)
+    if (e->mirrors[(size_t)s * (size_t)e->n_devices + (size_t)d] >= 0) return true;
+  return false;
+}
+
+/* The step that may update runtime input `i` in place (see the file comment), or -1: a reference
+ * scatter on the host with one result, which is output donor_output[i] (returned once), reading
+ * the input as its operand and nowhere else, the input read by no later step, no mirrors. */
+static int in_place_step(const hr_executable *e, int i) {
+  int j = e->donor_output[i];
+  if (j < 0) return -1;
+  int32_t p = e->input_params[i], r = e->output_slots[j];
+  const slot *res = &e->slots[r];
+  if (res->kind != SLOT_TEMP || res->alias_of >= 0 || res->def < 0 || res->size == 0) return -1;
+  for (int k = 0; k < e->n_outputs; k++)
+    if (k != j && e->output_slots[k] == r) return -1;
+  const step *st = &e->steps[res->def];
+  const hr_op *op = st->op;
+  if (op->code != HR_OP_SCATTER || st->kind != STEP_REFERENCE || st->device != 0 || op->n_results != 1 ||
+      op->n_operands != 3 || slot_index(e, op->operands[0]) != p || e->slots[p].last_use != res->def)
+    return -1;
+  for (int k = 1; k < op->n_operands; k++)
+    if (slot_index(e, op->operands[k]) == p) return -1;
+  if (has_mirror(e, p) || has_mirror(e, r)) return -1;
+  return res->def;
+}
+
+/* Lists the donated inputs that runs may update in place. */
+static hr_status find_in_place(hr_executable *e) {
+  e->in_place = plan_calloc(e, (size_t)e->n_inputs, sizeof *e->in_place);
+  if (!e->in_place) return out_of_memory();
+  for (int i = 0; i < e->n_inputs; i++) {
+    int d = in_place_step(e, i);
+    if (d < 0) continue;
+    int32_t r = e->output_slots[e->donor_output[i]];
+    e->stats.num_in_place++;
+    e->in_place[e->n_in_place++] = (in_place){.input = i, .output = e->donor_output[i], .step = d,
+                                              .param = e->input_params[i], .result = r,
+                                              .planned = e->slots[r].view.data};
+  }
+  return NULL;
+}
+
+/* Points the result of in-place update `u` and its aliases at `data`. */
+static void point_in_place(hr_executable *e, const in_place *u, void *data) {
+  e->slots[u->result].view.data = data;
+  for (int k = 0; k < e->n_slots; k++)
+    if (e->slots[k].alias_of == u->result) e->slots[k].view.data = data;
+}
+
+/* Decides which in-place updates a run_into call makes: those whose output is given the very
+ * buffer of the input, which no other input shares. */
+static void choose_in_place(hr_executable *e, hr_tensor *const *inputs, hr_tensor *const *outputs) {
+  for (int k = 0; k < e->n_in_place; k++) {
+    in_place *u = &e->in_place[k];
+    const hr_tensor *in = inputs[u->input], *out = outputs[u->output];
+    u->active = in->data && in->data == out->data && in->nbytes == out->nbytes;
+    for (int i = 0; u->active && i < e->n_inputs; i++)
+      if (i != u->input && overlaps(in->data, in->nbytes, inputs[i]->data, inputs[i]->nbytes)) u->active = false;
+    e->steps[u->step].in_place = u->active;
+  }
+}
+
+/* Before each chunk: points the active updates' results at their inputs' current chunk. */
+static void bind_in_place(hr_executable *e) {
+  for (int k = 0; k < e->n_in_place; k++)
+    if (e->in_place[k].active) point_in_place(e, &e->in_place[k], e->slots[e->in_place[k].param].view.data);
+}
+
+/* After a call: the results back in the arena, no update active. */
+static void unbind_in_place(hr_executable *e) {
+  for (int k = 0; k < e->n_in_place; k++) {
+    in_place *u = &e->in_place[k];
+    if (!u->active) continue;
+    point_in_place(e, u, u->planned);
+    u->active = false;
+    e->steps[u->step].in_place = false;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
 /* Creation                                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
@@ -1053,6 +1168,7 @@ static hr_status plan(hr_executable *e, const hr_tensor *const *bound, const hr_
   if (!s) s = place_temps(e, &tmp, limit);
   if (!s) s = materialise_arenas(e, limit);
   if (!s) s = link_steps(e, &tmp);
+  if (!s) s = find_in_place(e);
   if (!s) s = start_profile(e);
   hr_arena_release(&tmp);
   return s;
@@ -1278,7 +1394,7 @@ static hr_status run_step(hr_executable *e, const step *st) {
   case STEP_WRAPPED: return run_wrapped(e, st);
   case STEP_KERNEL: return run_kernel(e, st);
   default:
-    for (int r = 0; r < st->n_results; r++)
+    for (int r = 0; r < st->n_results && !st->in_place; r++)
       if (st->results[r]->nbytes) memset(st->results[r]->data, 0, st->results[r]->nbytes);
     return st->kernel(e->interp, st->op, st->args, st->results);
   }
@@ -1395,18 +1511,17 @@ static hr_status check_call(const hr_executable *e, hr_tensor *const *inputs, in
   return hr_executable_check_outputs(e, ctl ? ctl->max_output_bytes : 0);
 }
 
-/* Runs the steps once per chunk on the checked inputs, writing the results into `outputs`. */
-static hr_status run_call(hr_executable *e, hr_tensor *const *inputs, const hr_run_control *ctl,
-                          hr_tensor *const *outputs) {
-  if (atomic_flag_test_and_set(&e->running))
-    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
-                    e->main->name);
+/* Runs the steps once per chunk on the checked inputs, writing the results into `outputs`, with
+ * e->running set by the caller (cleared here). */
+static hr_status run_call_held(hr_executable *e, hr_tensor *const *inputs, const hr_run_control *ctl,
+                               hr_tensor *const *outputs) {
   /* Polled only when it can stop the run: a zeroed control costs what none does. */
   const hr_run_control *poll = ctl && (ctl->deadline > 0 || ctl->cancelled) ? ctl : NULL;
   hr_status s = NULL;
   e->interp->opts.control = poll; /* for the while loops of wrapped steps */
   for (int64_t c = 0; !s && c < e->chunks; c++) {
     bind_inputs(e, inputs, c);
+    bind_in_place(e);
     s = run_steps(e, poll, c);
     if (!s) s = copy_outputs(e, outputs, c);
   }
@@ -1414,8 +1529,18 @@ static hr_status run_call(hr_executable *e, hr_tensor *const *inputs, const hr_r
   e->interp->opts.control = NULL;
   if (e->profile) e->profiled_calls++;
   bind_inputs(e, NULL, 0);
+  unbind_in_place(e);
   atomic_flag_clear(&e->running);
   return s;
+}
+
+/* run_call_held after taking e->running (runs are not reentrant). */
+static hr_status run_call(hr_executable *e, hr_tensor *const *inputs, const hr_run_control *ctl,
+                          hr_tensor *const *outputs) {
+  if (atomic_flag_test_and_set(&e->running))
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
+                    e->main->name);
+  return run_call_held(e, inputs, ctl, outputs);
 }
 
 hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *inputs, int num_inputs,
@@ -1433,12 +1558,6 @@ hr_status hr_executable_run_controlled(hr_executable *e, hr_tensor *const *input
   *outputs = outs;
   *num_outputs = e->n_outputs;
   return NULL;
-}
-
-/* Whether [a, a + na) and [b, b + nb) share a byte. */
-static bool overlaps(const void *a, size_t na, const void *b, size_t nb) {
-  const char *x = a, *y = b;
-  return na && nb && x < y + nb && y < x + na;
 }
 
 /* Checks caller-given output `j`: the output's spec and size, data present, no overlap with another
@@ -1480,7 +1599,11 @@ hr_status hr_executable_run_into(hr_executable *e, hr_tensor *const *inputs, int
     return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s gives %d outputs, %d buffers given", e->main->name,
                     e->n_outputs, outputs ? num_outputs : 0);
   for (int j = 0; j < num_outputs; j++) HR_TRY(check_given_output(e, inputs, outputs, j));
-  return run_call(e, inputs, ctl, outputs);
+  if (atomic_flag_test_and_set(&e->running)) /* choose_in_place changes the plan: not while it runs */
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is already running (runs are not reentrant)",
+                    e->main->name);
+  choose_in_place(e, inputs, outputs);
+  return run_call_held(e, inputs, ctl, outputs);
 }
 
 int hr_executable_donated_output(const hr_executable *e, int input) {

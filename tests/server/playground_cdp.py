@@ -3,7 +3,7 @@ Chrome DevTools Protocol, for tests/server/test_playground.sh, which starts the 
 browser and kills both.
 
   playground_cdp.py --devtools DEVTOOLS_DIR --url http://127.0.0.1:PORT [--model tiny]
-                    [--max-tokens 40] [--timeout 60] [--screenshot OUT.png]
+                    [--max-tokens 150] [--timeout 60] [--screenshot OUT.png]
 
 DEVTOOLS_DIR is the browser's --user-data-dir: Chromium started with --remote-debugging-port=0
 writes the port it picked into DEVTOOLS_DIR/DevToolsActivePort. Checks, in order:
@@ -124,7 +124,7 @@ def main():
     ap.add_argument("--devtools", required=True, help="Chromium's --user-data-dir")
     ap.add_argument("--url", required=True, help="the server, http://127.0.0.1:PORT")
     ap.add_argument("--model", default="tiny")
-    ap.add_argument("--max-tokens", type=int, default=40)
+    ap.add_argument("--max-tokens", type=int, default=150)
     ap.add_argument("--timeout", type=float, default=60, help="bound of each wait, seconds")
     ap.add_argument("--screenshot", help="write a PNG of the page after the generation")
     args = ap.parse_args()

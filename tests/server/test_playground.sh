@@ -73,6 +73,6 @@ chrome_pid=$!
 shot=()
 if [ -n "${PLAYGROUND_SCREENSHOT:-}" ]; then shot=(--screenshot "$PLAYGROUND_SCREENSHOT"); fi
 timeout --kill-after=10 180 "$py" -B "$here/playground_cdp.py" --devtools "$tmp/chrome" \
-  --url "http://127.0.0.1:$port" --model tiny --max-tokens 40 --timeout 60 "${shot[@]}" ||
+  --url "http://127.0.0.1:$port" --model tiny --max-tokens 150 --timeout 60 "${shot[@]}" ||
   fail "playground_cdp.py"
 echo "PASS"

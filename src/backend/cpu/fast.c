@@ -19,6 +19,8 @@ hr_status hr_fast_prepare(const hr_fast_env *env, const hr_op *op, const hr_tens
       return hr_fast_prepare_attention(env, op, operands, results, out);
     case HR_OP_REDUCE:
       return hr_fast_prepare_reduce(env, op, operands, results, out);
+    case HR_OP_DOT_GENERAL:
+      return hr_fast_prepare_dot(env, op, operands, results, out);
     default:
       if (hr_opcode_flags(op->code) & HR_OPF_ELEMENTWISE)
         HR_TRY(hr_fast_prepare_elementwise(env, op, operands, results, out));

@@ -352,6 +352,7 @@ static bool attention_shape(const hr_op *op, const hr_tensor *const *operands, c
 
 hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
                                     const hr_tensor *const *results, hr_fast_kernel **out) {
+  if (op->n_operands == 4) return hr_fast_prepare_attention_decode(env, op, operands, results, out);
   hr_attention_shape a;
   if (!attention_shape(op, operands, results, &a)) return NULL;
   /* No keys (an empty softmax) or no output: the reference kernel defines those. Lane offsets

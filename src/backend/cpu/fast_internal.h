@@ -136,8 +136,15 @@ hr_status hr_fast_prepare_data(const hr_fast_env *env, const hr_op *op, const hr
 /* reduce with a one-op body (exact; fast_reduce.c). */
 hr_status hr_fast_prepare_reduce(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
                                  const hr_tensor *const *results, hr_fast_kernel **out);
+/* stablehlo.dot_general as a batch of small products read through strides (fast_dot.c). */
+hr_status hr_fast_prepare_dot(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
+                              const hr_tensor *const *results, hr_fast_kernel **out);
 hr_status hr_fast_prepare_attention(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
                                     const hr_tensor *const *results, hr_fast_kernel **out);
+/* hlorun.attention(q, k, v, position): each batch row attends to the keys 0..position[b] only
+ * (fast_attention_decode.c). */
+hr_status hr_fast_prepare_attention_decode(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
+                                           const hr_tensor *const *results, hr_fast_kernel **out);
 /* An hlorun.attention's shapes and where its q, k and v rows are: q [b, s, h, d], k and v
  * [b, t, h, d], given as three operands or as the parts of one qkv [b, s, 3, h, d] (operand 0). The
  * rows of (batch, head) are `pos` floats apart; a head's first row is at `batch` floats per batch
