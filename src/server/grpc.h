@@ -132,6 +132,9 @@ typedef struct srv_grpc_model_spec {
   char signature[HR_LIMIT_URL_SEGMENT];
   srv_selector sel; /* latest unless a version or a label is given (the last on the wire: a oneof) */
 } srv_grpc_model_spec;
+/* Reads an integer wrapper message (google.protobuf.Int32Value, Int64Value, UInt64Value: { value =
+ * 1; }), the LEN field f of the message c, as its value's bits; `what` names the field. */
+hr_status srv_grpc_read_wrapper(const hr_pb *c, const hr_pb_field *f, const char *what, uint64_t *out);
 /* Reads a ModelSpec (the LEN field f of the message c; grpc_tfs.c). */
 hr_status srv_grpc_read_spec(const hr_pb *c, const hr_pb_field *f, srv_grpc_model_spec *spec);
 

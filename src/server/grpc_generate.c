@@ -67,24 +67,6 @@ typedef struct gen_request {
 /* The request                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Reads an integer wrapper message (google.protobuf.Int32Value, Int64Value, UInt64Value: { value
- * = 1; }) as its value's bits; `what` names the field. */
-static hr_status read_wrapper(const hr_pb *c, const hr_pb_field *f, const char *what, uint64_t *out) {
-  HR_TRY(hr_pb_want(c, f, HR_PB_LEN, what));
-  hr_pb sub = hr_pb_sub(c, f);
-  hr_pb_field g;
-  bool more;
-  *out = 0;
-  for (;;) {
-    HR_TRY(hr_pb_next(&sub, &g, &more));
-    if (!more) return NULL;
-    if (g.number == 1) {
-      HR_TRY(hr_pb_want(&sub, &g, HR_PB_VARINT, what));
-      *out = g.u;
-    }
-  }
-}
-
 /* Counts the prompt_tokens of a request (packed or not), at most MAX_PROMPT_TOKENS. */
 static hr_status count_tokens(const hr_pb *msg, int *n) {
   hr_pb c = *msg;
@@ -142,7 +124,7 @@ static hr_status read_float(const hr_pb *c, const hr_pb_field *f, const char *wh
  * that of an Int32Value (`wrapped`). */
 static hr_status read_int32(const hr_pb *c, const hr_pb_field *f, const char *what, bool wrapped, int *out) {
   uint64_t v = f->u;
-  if (wrapped) HR_TRY(read_wrapper(c, f, what, &v));
+  if (wrapped) HR_TRY(srv_grpc_read_wrapper(c, f, what, &v));
   else HR_TRY(hr_pb_want(c, f, HR_PB_VARINT, what));
   *out = (int32_t)(uint32_t)v;
   return NULL;
@@ -183,7 +165,7 @@ static hr_status read_field(const hr_pb *c, const hr_pb_field *f, gen_request *g
       if (p->top_p == 0) p->top_p = 1; /* proto3's default: not given */
       return NULL;
     case REQ_SEED:
-      HR_TRY(read_wrapper(c, f, "seed", &p->seed));
+      HR_TRY(srv_grpc_read_wrapper(c, f, "seed", &p->seed));
       g->seeded = true;
       return NULL;
     case REQ_STOP: return read_stop(c, f, p);

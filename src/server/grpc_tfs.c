@@ -48,9 +48,8 @@ hr_status srv_grpc_copy_string(const uint8_t *data, size_t len, char *out, size_
   return NULL;
 }
 
-/* Reads google.protobuf.Int64Value { int64 value = 1; }. */
-static hr_status read_int64_value(const hr_pb *c, const hr_pb_field *f, int64_t *out) {
-  HR_TRY(hr_pb_want(c, f, HR_PB_LEN, "ModelSpec.version"));
+hr_status srv_grpc_read_wrapper(const hr_pb *c, const hr_pb_field *f, const char *what, uint64_t *out) {
+  HR_TRY(hr_pb_want(c, f, HR_PB_LEN, what));
   hr_pb sub = hr_pb_sub(c, f);
   hr_pb_field g;
   bool more;
@@ -58,7 +57,10 @@ static hr_status read_int64_value(const hr_pb *c, const hr_pb_field *f, int64_t 
   for (;;) {
     HR_TRY(hr_pb_next(&sub, &g, &more));
     if (!more) return NULL;
-    if (g.number == 1 && g.wire == HR_PB_VARINT) *out = (int64_t)g.u;
+    if (g.number == 1) {
+      HR_TRY(hr_pb_want(&sub, &g, HR_PB_VARINT, what));
+      *out = g.u;
+    }
   }
 }
 
@@ -72,8 +74,10 @@ hr_status srv_grpc_read_spec(const hr_pb *c, const hr_pb_field *f, srv_grpc_mode
     HR_TRY(hr_pb_next(&sub, &g, &more));
     if (!more) return NULL;
     if (g.number == SPEC_VERSION) {
+      uint64_t v;
+      HR_TRY(srv_grpc_read_wrapper(&sub, &g, "ModelSpec.version", &v));
       spec->sel.kind = SRV_SELECT_VERSION;
-      HR_TRY(read_int64_value(&sub, &g, &spec->sel.version));
+      spec->sel.version = (int64_t)v;
       continue;
     }
     if (g.number != SPEC_NAME && g.number != SPEC_SIGNATURE && g.number != SPEC_LABEL) continue;
