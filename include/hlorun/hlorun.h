@@ -302,6 +302,13 @@ const char *hr_executable_device(const hr_executable *e);
  * same spec not taken by another input). A caller may then give that input's tensor as the
  * output's buffer in hr_executable_run_into (a KV cache updated in place, say). */
 int hr_executable_donated_output(const hr_executable *e, int input);
+/* The bytes of working memory (the arena of intermediates) the executable holds. */
+size_t hr_executable_arena_bytes(const hr_executable *e);
+/* Makes the executable keep its intermediates in `base` (at least hr_executable_arena_bytes, 64-byte
+ * aligned, owned by the caller and outliving the executable) instead of memory of its own, which is
+ * freed: executables that never run at the same time (a generation engine's buckets) can share one
+ * arena. Its contents need not survive between runs. Only for executables on the host CPU. */
+hr_status hr_executable_use_arena(hr_executable *e, void *base, size_t bytes);
 
 /* Per-call controls of a run (all fields optional; a zeroed struct controls nothing). */
 typedef struct hr_run_control {

@@ -24,6 +24,7 @@ struct hr_gen_model {
   int lengths[HR_GEN_MAX_LENGTHS];
   hr_executable *prefill_exe[HR_GEN_MAX_BUCKETS][HR_GEN_MAX_LENGTHS]; /* [log2 batch][length bucket] */
   hr_executable *decode_exe[HR_GEN_MAX_BUCKETS];                      /* [log2 batch] */
+  void *arena; /* the working memory every executable above shares (they run one at a time) */
 };
 
 /* The length bucket (an index of lengths) of a prompt of n tokens (1 <= n <= T). */

@@ -248,6 +248,43 @@ static hr_status compile_all(hr_gen_model *m) {
   return compile_buckets(m->decode, "decode", m->slots, 0, m->decode_exe, 1);
 }
 
+/* Calls `fn` on every executable of the model (stopping at the first error). */
+static hr_status each_executable(hr_gen_model *m, hr_status (*fn)(hr_gen_model *, hr_executable *, size_t *),
+                                 size_t *acc) {
+  for (int i = 0; i < HR_GEN_MAX_BUCKETS; i++) {
+    for (int l = 0; l < HR_GEN_MAX_LENGTHS; l++)
+      if (m->prefill_exe[i][l]) HR_TRY(fn(m, m->prefill_exe[i][l], acc));
+    if (m->decode_exe[i]) HR_TRY(fn(m, m->decode_exe[i], acc));
+  }
+  return NULL;
+}
+
+/* Raises *most to an executable's arena. */
+static hr_status largest_arena(hr_gen_model *m, hr_executable *e, size_t *most) {
+  (void)m;
+  if (hr_executable_arena_bytes(e) > *most) *most = hr_executable_arena_bytes(e);
+  return NULL;
+}
+
+/* Moves an executable into the shared arena of *bytes. */
+static hr_status use_shared(hr_gen_model *m, hr_executable *e, size_t *bytes) {
+  return hr_executable_use_arena(e, m->arena, *bytes);
+}
+
+/* Gives every executable one arena, the largest they need: the engine runs one at a time, so a
+ * model holds the working memory of its largest bucket, not the sum of all (a TinyTransformer of
+ * 64 slots: 128 MiB instead of 450). Executables on another device keep their own. */
+static hr_status share_arena(hr_gen_model *m) {
+  size_t bytes = 0;
+  HR_TRY(each_executable(m, largest_arena, &bytes));
+  if (strcmp(hr_executable_device(m->decode_exe[0]), "cpu") != 0) return NULL;
+  bytes = (bytes + 63) / 64 * 64;
+  m->arena = aligned_alloc(64, bytes ? bytes : 64);
+  if (!m->arena) return hr_error(HR_OUT_OF_MEMORY, "out of memory for a working memory of %zu bytes", bytes);
+  memset(m->arena, 0, bytes); /* maps its pages now rather than during the first runs */
+  return each_executable(m, use_shared, &bytes);
+}
+
 /* The smallest power of two >= n (n >= 1, at most HR_LIMIT_GEN_SLOTS). */
 static int round_up_pow2(int n) {
   int b = 1;
@@ -305,6 +342,7 @@ hr_status hr_gen_model_create(hr_program *prefill, hr_program *decode, int slots
     s = size_cache(m);
   }
   if (!s) s = compile_all(m);
+  if (!s) s = share_arena(m);
   if (s) {
     hr_gen_model_free(m);
     return s;
@@ -321,6 +359,7 @@ void hr_gen_model_free(hr_gen_model *m) {
   }
   hr_program_free(m->prefill);
   hr_program_free(m->decode);
+  free(m->arena);
   free(m->row_bytes);
   free(m);
 }

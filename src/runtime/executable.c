@@ -1606,6 +1606,34 @@ hr_status hr_executable_run_into(hr_executable *e, hr_tensor *const *inputs, int
   return run_call_held(e, inputs, ctl, outputs);
 }
 
+size_t hr_executable_arena_bytes(const hr_executable *e) { return e->stats.arena_bytes; }
+
+hr_status hr_executable_use_arena(hr_executable *e, void *base, size_t bytes) {
+  if (e->n_devices != 1)
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s runs on device %s: only a host arena can be shared",
+                    e->main->name, hr_executable_device(e));
+  if (bytes < e->stats.arena_bytes || (uintptr_t)base % BUFFER_ALIGN != 0)
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s needs an arena of %zu bytes aligned to %d, given %zu",
+                    e->main->name, e->stats.arena_bytes, BUFFER_ALIGN, bytes);
+  if (atomic_flag_test_and_set(&e->running))
+    return hr_error(HR_INVALID_ARGUMENT, "the executable of @%s is running", e->main->name);
+  hr_device *host = e->devices[0];
+  hr_buffer shared;
+  hr_status s = host->backend->buffer_import_host(host->state, base, bytes, &shared);
+  if (!s) {
+    if (e->arenas[0].data) host->backend->buffer_free(host->state, &e->arenas[0]);
+    e->arenas[0] = shared;
+    for (int i = 0; i < e->n_slots; i++) {
+      slot *sl = &e->slots[i];
+      if (is_placed_temp(sl)) sl->view.data = (unsigned char *)base + sl->offset;
+    }
+    point_aliases(e, SLOT_TEMP);
+    for (int k = 0; k < e->n_in_place; k++) e->in_place[k].planned = e->slots[e->in_place[k].result].view.data;
+  }
+  atomic_flag_clear(&e->running);
+  return s;
+}
+
 int hr_executable_donated_output(const hr_executable *e, int input) {
   return input >= 0 && input < e->n_inputs ? e->donor_output[input] : -1;
 }
