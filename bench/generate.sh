@@ -30,14 +30,7 @@ need=()
 /usr/bin/python3 -c 'import numpy' 2>/dev/null || need+=(python3-numpy)
 /usr/bin/python3 -c 'import torch' 2>/dev/null || need+=(python3-torch)
 [ -e "$openblas/libblas.so.3" ] || need+=(libopenblas0-openmp)
-if [ ${#need[@]} -gt 0 ]; then
-  echo "== installing ${need[*]} (apt)"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq || die "apt-get update failed"
-  $sudo apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 "${need[@]}" || die "apt-get install failed"
-fi
+"$here/apt_install.sh" ${need[@]+"${need[@]}"} || die "installing ${need[*]} failed"
 
 # ---- hlorun (Release) and gemm_bench ----
 build=$root/build/release

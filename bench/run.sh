@@ -37,15 +37,7 @@ command -v npm >/dev/null || need+=(npm)
 if [ "${BENCH_TORCH:-1}" != 0 ] && [ ! -e /usr/lib/x86_64-linux-gnu/openblas-openmp/libblas.so.3 ]; then
   need+=(libopenblas0-openmp)
 fi
-if [ ${#need[@]} -gt 0 ]; then
-  echo "== installing ${need[*]} (apt)"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq || die "apt-get update failed"
-  $sudo apt-get install -y -qq --no-install-recommends -o DPkg::Lock::Timeout=600 "${need[@]}" \
-    || die "apt-get install ${need[*]} failed"
-fi
+"$here/apt_install.sh" ${need[@]+"${need[@]}"} || die "installing ${need[*]} failed"
 /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null || die "python3 cannot import torch and numpy (apt-get install python3-torch python3-numpy)"
 command -v node >/dev/null && command -v npm >/dev/null || die "node or npm not found (apt-get install nodejs npm)"
 
