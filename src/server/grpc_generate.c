@@ -209,10 +209,7 @@ static hr_status read_request(const srv_grpc_request *rq, gen_request *g) {
     return hr_error(HR_INVALID_ARGUMENT, "the request has both prompt and prompt_tokens; give one");
   if (g->prompt_len == 0 && g->n_tokens == 0) return hr_error(HR_INVALID_ARGUMENT, "the request has no prompt");
   if (g->prompt_len > 0) HR_TRY(prompt_bytes(g));
-  if (!g->seeded) { /* a different seed per request; the last message says which */
-    static atomic_uint_fast64_t counter;
-    g->params.seed = (uint64_t)(srv_now() * 1e9) ^ (atomic_fetch_add(&counter, 1) * 0x9E3779B97F4A7C15ull);
-  }
+  if (!g->seeded) g->params.seed = srv_random_u64(); /* the last message says which */
   return NULL;
 }
 
