@@ -88,6 +88,12 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_SEND: return arity(1, -1, 1, 1, 0, 0);
     case HR_OP_RNG_BIT_GENERATOR:
     case HR_OP_CHLO_TOP_K: return arity(1, 1, 2, 2, 0, 0);
+    case HR_OP_CHECK_EXPECT_ALMOST_EQ:
+    case HR_OP_CHECK_EXPECT_CLOSE:
+    case HR_OP_CHECK_EXPECT_EQ: return arity(2, 2, 0, 0, 0, 0);
+    case HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
+    case HR_OP_CHECK_EXPECT_EQ_CONST:
+    case HR_OP_CHECK_EXPECT_SERIALIZED_EQ: return arity(1, 1, 0, 0, 0, 0);
     case HR_OP_HLORUN_MATMUL: return arity(2, -1, 1, 1, 1, 1);
     case HR_OP_HLORUN_FUSED: return arity(1, -1, 1, 1, 1, 1);
     case HR_OP_HLORUN_LAYER_NORM: return arity(1, 3, 1, 1, 0, 0);
@@ -193,6 +199,13 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_COLLECTIVE_PERMUTE] = hri_infer_same_as_operands,
     [HR_OP_COLLECTIVE_BROADCAST] = hri_infer_same_as_operands,
     [HR_OP_CROSS_REPLICA_SUM] = hri_infer_same_as_operands,
+
+    [HR_OP_CHECK_EXPECT_ALMOST_EQ] = hri_infer_check,
+    [HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST] = hri_infer_check,
+    [HR_OP_CHECK_EXPECT_CLOSE] = hri_infer_check,
+    [HR_OP_CHECK_EXPECT_EQ] = hri_infer_check,
+    [HR_OP_CHECK_EXPECT_EQ_CONST] = hri_infer_check,
+    [HR_OP_CHECK_EXPECT_SERIALIZED_EQ] = hri_infer_check,
 
     [HR_OP_HLORUN_MATMUL] = hri_infer_hlorun_matmul,
     [HR_OP_HLORUN_FUSED] = hri_infer_hlorun_fused,

@@ -19,6 +19,7 @@ typedef enum sig_kind {
   SIG_COMPLEX,  /* complex result type (operands are its real parts), or a function type */
   SIG_TUPLE,    /* tuple<...>: the result; operands are the elements */
   SIG_PAIRWISE, /* T1, T2, ...: operand i and result i have type Ti */
+  SIG_OPERANDS, /* T (every operand) or T1, T2, ... (operand i): no results (the check ops) */
 } sig_kind;
 
 /* Checks a function-type signature against the operands and takes its results. */
@@ -57,7 +58,7 @@ static hr_status parse_and_apply_sig(hr_parser *p, hr_op_builder *b, sig_kind ki
   HR_TRY(hr_p_expect(p, HR_TOK_COLON, "':' and the operation's type"));
   hr_sig sig;
   HR_TRY(hr_p_parse_sig(p, &sig));
-  if (sig.is_func && kind != SIG_RESULT && kind != SIG_TUPLE && kind != SIG_PAIRWISE)
+  if (sig.is_func && kind != SIG_RESULT && kind != SIG_TUPLE && kind != SIG_PAIRWISE && kind != SIG_OPERANDS)
     return apply_func_sig(p, b, &sig);
   const hr_type *t = NULL;
   switch (kind) {
@@ -96,6 +97,10 @@ static hr_status parse_and_apply_sig(hr_parser *p, hr_op_builder *b, sig_kind ki
       if (sig.is_func) return hr_p_error(p, &sig.at, HR_PARSE_ERROR, "expected a list of types");
       HR_TRY(hr_p_check_operand_types(p, b, sig.ins.data, sig.ins.len, &sig.at));
       return hr_p_set_results(p, b, sig.ins.data, sig.ins.len);
+    case SIG_OPERANDS:
+      if (sig.is_func) return hr_p_error(p, &sig.at, HR_PARSE_ERROR, "expected a list of types");
+      if (sig.ins.len == 1) return all_operands_have(p, b, sig.ins.data, &sig.at);
+      return hr_p_check_operand_types(p, b, sig.ins.data, sig.ins.len, &sig.at);
   }
   return NULL;
 }
@@ -150,6 +155,21 @@ static hr_status parse_bool(hr_parser *p, hr_attr **out) {
   if (!*out) return hr_p_oom(p);
   (*out)->u.b = hr_p_is_kw(p, "true");
   hr_p_next(p);
+  return NULL;
+}
+
+/* A number without a type (`0.1`, `1`) as a FLOAT attribute of type f64 (MLIR's F64Attr). */
+static hr_status parse_f64(hr_parser *p, hr_attr **out) {
+  bool neg = hr_p_accept(p, HR_TOK_MINUS);
+  hr_token lit = p->tok;
+  if (lit.kind != HR_TOK_INTEGER && lit.kind != HR_TOK_FLOAT) return hr_p_unexpected(p, "a number");
+  double v;
+  HR_TRY(hr_p_float_token(p, &lit, HR_F64, neg, &v));
+  hr_p_next(p);
+  *out = hr_attr_new(p->m, HR_ATTR_FLOAT);
+  if (!*out) return hr_p_oom(p);
+  (*out)->u.f.value = v;
+  (*out)->u.f.dtype = HR_F64;
   return NULL;
 }
 
@@ -224,6 +244,9 @@ static hr_status parse_precision(hr_parser *p, hr_op_builder *b) {
 typedef enum clause_kind {
   CL_I64_ARRAY, /* [1, 2] -> DENSE_ARRAY i64 */
   CL_I64,       /* 3 -> INT i64 */
+  CL_U64,       /* 3 -> INT ui64 */
+  CL_U32,       /* 3 -> INT ui32 */
+  CL_F64,       /* 0.1 -> FLOAT f64 */
   CL_BOOL,      /* true -> BOOL */
   CL_ENUM,      /* NAME -> ENUM */
   CL_STRING,    /* "..." -> STRING */
@@ -243,6 +266,9 @@ typedef struct clause_form {
   sig_kind sig;
   clause clauses[3];
 } clause_form;
+
+/* check.expect_almost_eq*'s optional `, tolerance = 0.1`. */
+#define TOLERANCE_CLAUSE {"tolerance", "tolerance", CL_F64, NULL, true}
 
 static const clause_form clause_forms[] = {
     {HR_OP_BROADCAST, SIG_FUNC, {{"sizes", "broadcast_sizes", CL_I64_ARRAY, NULL, false}}},
@@ -273,6 +299,13 @@ static const clause_form clause_forms[] = {
     {HR_OP_UNARY_EINSUM, SIG_FUNC, {{"config", "einsum_config", CL_STRING, NULL, false}}},
     {HR_OP_CHOLESKY, SIG_SAME, {{"lower", "lower", CL_BOOL, NULL, true}}},
     {HR_OP_REDUCE_PRECISION, SIG_SAME, {{"format", NULL, CL_EXP_MANT, NULL, false}}},
+    {.code = HR_OP_CHECK_EXPECT_EQ, .sig = SIG_OPERANDS},
+    {HR_OP_CHECK_EXPECT_ALMOST_EQ, SIG_OPERANDS, {TOLERANCE_CLAUSE}},
+    {HR_OP_CHECK_EXPECT_CLOSE, SIG_OPERANDS,
+     {{"max_ulp_difference", "max_ulp_difference", CL_U64, NULL, false},
+      {"min_ulp_difference", "min_ulp_difference", CL_U64, NULL, true}}},
+    {HR_OP_CHECK_EXPECT_SERIALIZED_EQ, SIG_OPERANDS,
+     {{"probe_id", "probe_id", CL_STRING, NULL, false}, {"iter", "iteration", CL_U32, NULL, true}}},
 };
 
 /* Whether the tokens ahead are `, keyword` (for optional clauses). */
@@ -291,6 +324,9 @@ static hr_status parse_clause(hr_parser *p, hr_op_builder *b, const clause *c) {
   switch (c->kind) {
     case CL_I64_ARRAY: HR_TRY(parse_i64_array(p, &v)); break;
     case CL_I64: HR_TRY(parse_typed_int(p, HR_I64, &v)); break;
+    case CL_U64: HR_TRY(parse_typed_int(p, HR_U64, &v)); break;
+    case CL_U32: HR_TRY(parse_typed_int(p, HR_U32, &v)); break;
+    case CL_F64: HR_TRY(parse_f64(p, &v)); break;
     case CL_BOOL: HR_TRY(parse_bool(p, &v)); break;
     case CL_ENUM: HR_TRY(parse_enum_value(p, c->enum_name, &v)); break;
     case CL_STRING: HR_TRY(parse_string(p, &v)); break;
@@ -583,6 +619,25 @@ static hr_status parse_constant(hr_parser *p, hr_op_builder *b) {
   return hr_p_set_results(p, b, &value->u.dense.type, 1);
 }
 
+/* check.expect_eq_const / expect_almost_eq_const %x, dense<...> : T[, tolerance = t] attr-dict:
+ * the operand has the constant's type. */
+static hr_status parse_check_const(hr_parser *p, hr_op_builder *b) {
+  HR_TRY(hr_p_add_operand(p, b));
+  HR_TRY(hr_p_expect(p, HR_TOK_COMMA, "','"));
+  hr_token at = p->tok;
+  hr_attr *value;
+  HR_TRY(hr_p_parse_attr(p, &value));
+  if (value->kind != HR_ATTR_DENSE) return hr_p_error(p, &at, HR_PARSE_ERROR, "expected a dense<...> value");
+  HR_TRY(hr_p_check_operand_type(p, b, 0, &value->u.dense.type, &at));
+  HR_TRY(hr_p_add_op_attr(p, b, "value", value, &at));
+  static const clause tolerance = TOLERANCE_CLAUSE;
+  if (b->op->code == HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST && comma_then_keyword(p, "tolerance")) {
+    hr_p_next(p);
+    HR_TRY(parse_clause(p, b, &tolerance));
+  }
+  return hr_p_opt_attr_dict(p, b);
+}
+
 /* stablehlo.get_tuple_element %t[i] attr-dict : (T) -> U */
 static hr_status parse_get_tuple_element(hr_parser *p, hr_op_builder *b) {
   HR_TRY(hr_p_add_operand(p, b));
@@ -869,6 +924,8 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_FUNC_CALL: return parse_call_like(p, b, "callee", HR_ATTR_SYMBOL);
     case HR_OP_CUSTOM_CALL: return parse_call_like(p, b, "call_target_name", HR_ATTR_STRING);
     case HR_OP_CONSTANT: return parse_constant(p, b);
+    case HR_OP_CHECK_EXPECT_EQ_CONST:
+    case HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST: return parse_check_const(p, b);
     case HR_OP_COMPARE: return parse_compare(p, b);
     case HR_OP_SLICE: return parse_slice(p, b);
     case HR_OP_DOT: return parse_dot(p, b);

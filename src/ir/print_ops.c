@@ -677,6 +677,52 @@ static hr_status print_top_k(hr_printer *p, const hr_op *op, bool *done) {
   return NULL;
 }
 
+/* The check dialect (StableHLO's CheckOps.td); a tolerance or min_ulp_difference goes to the
+ * attr-dict, which every form takes:
+ *   check.expect_eq %a, %b : T                 check.expect_almost_eq %a, %b : T
+ *   check.expect_eq_const %a, dense<...> : T   check.expect_almost_eq_const %a, dense<...> : T
+ *   check.expect_close %a, %b, max_ulp_difference = 3 : T, T
+ *   check.expect_serialized_eq %a, probe_id = "p" : T */
+static hr_status print_check(hr_printer *p, const hr_op *op, bool *done) {
+  bool is_const = op->code == HR_OP_CHECK_EXPECT_EQ_CONST || op->code == HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST;
+  bool one_operand = is_const || op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ;
+  if (!has_shape(op, one_operand ? 1 : 2, 0)) return NULL;
+  const hr_type *t = &op->operands[0]->type;
+  if (!one_operand && !same_type(op->operands[1], t)) return NULL;
+  const hr_attr *value = hr_op_attr(op, "value");
+  if (is_const && (!value || value->kind != HR_ATTR_DENSE || !hr_type_equal(&value->u.dense.type, t))) return NULL;
+  const hr_attr *max_ulp = typed_int_attr(op, "max_ulp_difference", HR_U64);
+  if (op->code == HR_OP_CHECK_EXPECT_CLOSE && !max_ulp) return NULL;
+  const hr_attr *probe = hr_op_attr(op, "probe_id");
+  if (op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ && (!probe || probe->kind != HR_ATTR_STRING || !probe->u.str.data))
+    return NULL;
+  put_name(p, op);
+  HR_TRY(put_operands(p, op, 0, op->n_operands));
+  *done = true;
+  if (is_const) {
+    hr_strbuf_puts(p->out, ", ");
+    HR_TRY(hr_print_attr(p, value));
+  } else if (op->code == HR_OP_CHECK_EXPECT_CLOSE) {
+    hr_strbuf_printf(p->out, ", max_ulp_difference = %llu", (unsigned long long)max_ulp->u.i.value);
+  } else if (op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ) {
+    hr_strbuf_puts(p->out, ", probe_id = ");
+    hr_print_escaped_string(p, probe->u.str.data, probe->u.str.len);
+  }
+  static const char *const skip_const[] = {"value", NULL}, *const skip_close[] = {"max_ulp_difference", NULL},
+                           *const skip_probe[] = {"probe_id", NULL};
+  const char *const *skip = is_const ? skip_const
+                            : op->code == HR_OP_CHECK_EXPECT_CLOSE ? skip_close
+                            : op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ ? skip_probe
+                                                                            : NULL;
+  HR_TRY(hr_print_op_attr_dict(p, op, skip));
+  if (is_const) return NULL;
+  hr_strbuf_puts(p->out, " : ");
+  HR_TRY(hr_print_type(p, t));
+  if (op->code != HR_OP_CHECK_EXPECT_CLOSE) return NULL;
+  hr_strbuf_puts(p->out, ", ");
+  return hr_print_type(p, t);
+}
+
 hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
   *done = false;
   if (op->n_operands > 0 && !op->operands[0]) return NULL; /* reported by the generic form */
@@ -731,6 +777,12 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_REDUCE_PRECISION: return print_reduce_precision(p, op, done);
     case HR_OP_CHLO_TOP_K: return print_top_k(p, op, done);
     case HR_OP_COMPOSITE: return print_composite(p, op, done);
+    case HR_OP_CHECK_EXPECT_ALMOST_EQ:
+    case HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST:
+    case HR_OP_CHECK_EXPECT_CLOSE:
+    case HR_OP_CHECK_EXPECT_EQ:
+    case HR_OP_CHECK_EXPECT_EQ_CONST:
+    case HR_OP_CHECK_EXPECT_SERIALIZED_EQ: return print_check(p, op, done);
     default: break;
   }
   unsigned flags = hr_opcode_flags(op->code);
