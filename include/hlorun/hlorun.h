@@ -245,7 +245,7 @@ typedef struct hr_run_options {
   int64_t max_while_iterations;  /* bound on each stablehlo.while; 0: 1e9 */
   int num_threads;               /* 0: number of online CPUs */
   bool run_checks;               /* evaluate check.* custom calls (otherwise they are skipped) */
-  int64_t *checks_passed;        /* optional out: number of check.* calls that passed */
+  int64_t *checks_passed;        /* optional out: number of check.* calls and ops that passed */
   /* optional: a deadline and cancellation, polled before each op of a function body and on each
    * while iteration (max_output_bytes is not used here); NULL: none */
   const struct hr_run_control *control;

@@ -19,4 +19,14 @@
 hr_status hr_check_custom_call(const hr_op *op, const char *target, hr_tensor *const *operands, int n_operands,
                                hr_tensor **results, int n_results);
 
+/* Evaluates a check dialect op (StableHLO's CheckOps.td) on its operands:
+ *   check.expect_eq / expect_eq_const            exact equality (NaN equals NaN, -0 equals +0)
+ *   check.expect_almost_eq / expect_almost_eq_const  |a - e| <= tolerance (default 1e-4)
+ *   check.expect_close  min_ulp_difference <= ULP distance <= max_ulp_difference per element
+ *                       (complex: the larger of the parts'; NaN and NaN are 0 apart, a
+ *                       non-finite value and anything not bitwise equal to it infinitely far)
+ * A failure returns HR_CHECK_FAILED as for the custom calls. check.expect_serialized_eq, which
+ * reads the files of the interpreter's probes, is HR_UNIMPLEMENTED. */
+hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands);
+
 #endif

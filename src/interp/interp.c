@@ -591,6 +591,15 @@ static hr_status kernel_custom_call(hr_interp *in, const hr_op *op, hr_tensor *c
   return hr_cc_run(in, op, operands, results);
 }
 
+/* The check dialect's ops: run only with run_checks, counted when they hold. */
+static hr_status kernel_check(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
+  (void)results;
+  if (!in->opts.run_checks) return NULL;
+  HR_TRY(hr_check_op(op, operands));
+  in->checks_passed++;
+  return NULL;
+}
+
 const hr_kernel hr_kernels_control[] = {
     {HR_OP_CONSTANT, kernel_constant},
     {HR_OP_FUNC_CALL, kernel_call},
@@ -600,6 +609,12 @@ const hr_kernel hr_kernels_control[] = {
     {HR_OP_OPTIMIZATION_BARRIER, kernel_barrier},
     {HR_OP_SDY_SHARDING_CONSTRAINT, kernel_barrier}, /* on one device, the value itself */
     {HR_OP_CUSTOM_CALL, kernel_custom_call},
+    {HR_OP_CHECK_EXPECT_ALMOST_EQ, kernel_check},
+    {HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST, kernel_check},
+    {HR_OP_CHECK_EXPECT_CLOSE, kernel_check},
+    {HR_OP_CHECK_EXPECT_EQ, kernel_check},
+    {HR_OP_CHECK_EXPECT_EQ_CONST, kernel_check},
+    {HR_OP_CHECK_EXPECT_SERIALIZED_EQ, kernel_check},
     {HR_OP_COUNT, NULL},
 };
 

@@ -51,7 +51,7 @@ struct hr_interp {
   hr_threadpool *pool;           /* may be NULL: run serially */
   hr_kernel_fn kernels[HR_OP_COUNT];
   int depth;                     /* nested calls and regions being run: HR_LIMIT_CALL_DEPTH at most */
-  int64_t checks_passed;         /* check.* custom calls that passed */
+  int64_t checks_passed;         /* check.* custom calls and ops that passed */
 };
 
 /* Polls a run's control (NULL: none): HR_DEADLINE_EXCEEDED once its deadline has passed, else
