@@ -1,7 +1,11 @@
-/* hlorun check: run StableHLO test programs and report PASS/FAIL per file.
+/* hlorun check: run StableHLO test programs and report PASS/FAIL per test case.
  *
- * A file passes when it parses and verifies, @main runs to completion, and every check.* custom
- * call in it holds. Files whose @main takes parameters (shape-polymorphic exports) are run on
+ * A file may hold several modules, split as lit's -split-input-file does at lines `// -----`;
+ * each part is parsed on its own, with the line numbers of the file. A module with @main is one
+ * test case (named by the file alone when the file is not split); one without @main has a test
+ * case per public function without parameters, run in order and named `file:function`. A case
+ * passes when its module parses and verifies, the function runs to completion, and every check.*
+ * custom call and check dialect op in it holds. Files whose @main takes parameters (shape-polymorphic exports) are run on
  * generated inputs: every dynamic dimension and every scalar integer parameter (JAX passes the
  * dimension variables that way) gets the value of --dim (default 3), other elements get small
  * deterministic values; such a file passes when it runs and its results have the declared types. */
@@ -9,6 +13,7 @@
 #include <string.h>
 
 #include "base/elem.h"
+#include "base/file.h"
 #include "base/limits.h"
 #include "cli/cli.h"
 #include "ir/ir.h"
@@ -18,6 +23,14 @@ typedef struct check_args {
   bool quiet;
   int first_file; /* index in argv */
 } check_args;
+
+/* The counts of test cases so far. */
+typedef struct tally {
+  int passed, failed;
+} tally;
+
+/* The line lit's -split-input-file splits a file at. */
+static const char split_marker[] = "// -----";
 
 /* Fills element i of a generated input. */
 static void fill_element(hr_tensor *t, int64_t i) {
@@ -61,26 +74,149 @@ static hr_status check_result_types(const hr_func *fn, hr_tensor **outs, int n) 
   return NULL;
 }
 
-/* Runs one file; returns its status and the number of checks that passed. */
-static hr_status check_file(const char *path, const check_args *a, int64_t *checks) {
-  *checks = 0;
-  hr_module *m;
-  HR_TRY(hr_module_parse_file(path, NULL, &m));
-  const hr_func *fn = hr_module_find_func(m, "main");
-  hr_status s = fn ? NULL : hr_error(HR_NOT_FOUND, "%s: no function @main", path);
+/* Runs @main of `m` on generated inputs; sets *checks to the number of checks that held. */
+static hr_status run_main(const hr_module *m, const hr_func *fn, const check_args *a, int64_t *checks) {
   hr_tensor *inputs[HR_LIMIT_CHECK_PARAMS] = {0};
-  if (!s && fn->n_args > HR_LIMIT_CHECK_PARAMS)
+  hr_status s = NULL;
+  if (fn->n_args > HR_LIMIT_CHECK_PARAMS)
     s = hr_error(HR_UNIMPLEMENTED, "@main has more than %d parameters", HR_LIMIT_CHECK_PARAMS);
   for (int p = 0; !s && p < fn->n_args; p++) s = make_input(fn, p, a->dim, &inputs[p]);
   hr_tensor **outs = NULL;
   int n_outs = 0;
   hr_run_options opts = {.run_checks = true, .num_threads = 1, .checks_passed = checks};
-  if (!s) s = hr_module_run(m, "main", inputs, fn->n_args, &opts, &outs, &n_outs);
+  if (!s) s = hr_module_run(m, fn->name, inputs, fn->n_args, &opts, &outs, &n_outs);
   if (!s) s = check_result_types(fn, outs, n_outs);
   hr_tensors_free(outs, n_outs);
   for (int p = 0; p < HR_LIMIT_CHECK_PARAMS; p++) hr_tensor_free(inputs[p]);
-  hr_module_free(m);
   return s;
+}
+
+/* Prints the outcome of the test case `file[:function]`, takes `s` and counts the case. */
+static void report(const check_args *a, tally *t, const char *file, const char *function, hr_status s,
+                   int64_t checks) {
+  const char *sep = function ? ":" : "";
+  if (s) {
+    t->failed++;
+    printf("FAIL %s%s%s: %s: %s\n", file, sep, function ? function : "", hr_code_name(hr_status_code(s)),
+           hr_status_message(s));
+    hr_status_free(s);
+  } else {
+    t->passed++;
+    if (!a->quiet) printf("PASS %s%s%s (%lld checks)\n", file, sep, function ? function : "", (long long)checks);
+  }
+  fflush(stdout);
+}
+
+/* Whether `f` is a test case of a module without @main: public, defined, without parameters. */
+static bool is_test_function(const hr_func *f) {
+  return !f->is_private && !f->is_declaration && f->n_args == 0;
+}
+
+/* Runs the test cases of one module parsed from `path`; `split` when the file held several. */
+static void check_module(const char *path, const hr_module *m, bool split, const check_args *a, tally *t) {
+  int64_t checks = 0;
+  const hr_func *fn = hr_module_find_func(m, "main");
+  if (fn) {
+    hr_status s = run_main(m, fn, a, &checks);
+    report(a, t, path, split ? "main" : NULL, s, checks);
+    return;
+  }
+  int cases = 0;
+  for (int i = 0; i < m->n_funcs; i++) {
+    const hr_func *f = m->funcs[i];
+    if (!is_test_function(f)) continue;
+    cases++;
+    checks = 0;
+    hr_run_options opts = {.run_checks = true, .num_threads = 1, .checks_passed = &checks};
+    hr_tensor **outs = NULL;
+    int n_outs = 0;
+    hr_status s = hr_module_run(m, f->name, NULL, 0, &opts, &outs, &n_outs);
+    hr_tensors_free(outs, n_outs);
+    report(a, t, path, f->name, s, checks);
+  }
+  if (!cases && !(split && m->n_funcs == 0)) /* an empty part of a split file tests only parsing */
+    report(a, t, path, NULL,
+           hr_error(HR_NOT_FOUND, "%s: no function @main and no public function without parameters", path), 0);
+}
+
+/* The length of the line at `p` (up to `end`), without its newline. */
+static size_t line_length(const char *p, const char *end) {
+  const char *nl = memchr(p, '\n', (size_t)(end - p));
+  return (size_t)((nl ? nl : end) - p);
+}
+
+/* Whether the line [p, p + len) is the split marker, blanks around it allowed. */
+static bool is_marker_line(const char *p, size_t len) {
+  while (len && (*p == ' ' || *p == '\t')) p++, len--;
+  while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r')) len--;
+  return len == sizeof split_marker - 1 && memcmp(p, split_marker, len) == 0;
+}
+
+/* The start of the next part after `p`: just past the next marker line, or NULL when none. Sets
+ * *part_end to where the current part ends (the marker line's start, or `end`). */
+static const char *next_part(const char *p, const char *end, const char **part_end) {
+  for (const char *line = p; line < end;) {
+    size_t len = line_length(line, end);
+    if (is_marker_line(line, len)) {
+      *part_end = line;
+      return line + len < end ? line + len + 1 : end;
+    }
+    line += len + 1;
+  }
+  *part_end = end;
+  return NULL;
+}
+
+/* Parses the part [from, to) of `text` as a module: the text before it becomes blank lines, so
+ * that positions name the file's own lines. */
+static hr_status parse_part(const char *path, const char *text, const char *from, const char *to, hr_module **out) {
+  size_t lines = 0;
+  for (const char *c = text; c < from; c++) lines += *c == '\n';
+  size_t len = lines + (size_t)(to - from);
+  char *buf = malloc(len + 1);
+  if (!buf) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+  memset(buf, '\n', lines);
+  memcpy(buf + lines, from, (size_t)(to - from));
+  buf[len] = '\0';
+  hr_status s = hr_module_parse(path, buf, len, NULL, out);
+  free(buf);
+  return s;
+}
+
+/* Runs the modules of a file split at marker lines, each part on its own. */
+static void check_split_file(const char *path, const char *text, size_t len, const check_args *a, tally *t) {
+  const char *end = text + len;
+  for (const char *p = text; p;) {
+    const char *part_end;
+    const char *next = next_part(p, end, &part_end);
+    hr_module *m = NULL;
+    hr_status s = parse_part(path, text, p, part_end, &m);
+    if (s)
+      report(a, t, path, NULL, s, 0);
+    else
+      check_module(path, m, true, a, t);
+    hr_module_free(m);
+    p = next;
+  }
+}
+
+/* Runs the test cases of one file: a split text file part by part, any other module file (text,
+ * bytecode, jax.export) whole. */
+static void check_file(const char *path, const check_args *a, tally *t) {
+  char *text = NULL;
+  size_t len = 0;
+  hr_status s = hr_read_file(path, NULL, HR_LIMIT_MODULE_FILE_BYTES, &text, &len);
+  const char *part_end;
+  if (!s && next_part(text, text + len, &part_end)) {
+    check_split_file(path, text, len, a, t);
+  } else if (!s) {
+    hr_module *m = NULL;
+    s = hr_module_parse_file(path, NULL, &m);
+    if (!s) check_module(path, m, false, a, t);
+    hr_module_free(m);
+  }
+  if (s) report(a, t, path, NULL, s, 0);
+  hr_default_allocator()->free(NULL, text);
 }
 
 static int parse_check_args(int argc, char **argv, check_args *a) {
@@ -115,20 +251,8 @@ int cmd_check(int argc, char **argv) {
   check_args a;
   int rc = parse_check_args(argc, argv, &a);
   if (rc) return rc;
-  int passed = 0, failed = 0;
-  for (int i = a.first_file; i < argc; i++) {
-    int64_t checks;
-    hr_status s = check_file(argv[i], &a, &checks);
-    if (s) {
-      failed++;
-      printf("FAIL %s: %s: %s\n", argv[i], hr_code_name(hr_status_code(s)), hr_status_message(s));
-      hr_status_free(s);
-    } else {
-      passed++;
-      if (!a.quiet) printf("PASS %s (%lld checks)\n", argv[i], (long long)checks);
-    }
-    fflush(stdout);
-  }
-  printf("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
+  tally t = {0, 0};
+  for (int i = a.first_file; i < argc; i++) check_file(argv[i], &a, &t);
+  printf("%d passed, %d failed\n", t.passed, t.failed);
+  return t.failed ? 1 : 0;
 }
