@@ -2,7 +2,8 @@
 # The check dialect's ops (check.expect_eq, expect_eq_const, expect_almost_eq,
 # expect_almost_eq_const, expect_close) and `hlorun check` on lit files split at `// -----`:
 # every case of data_check/pass.mlir passes with its count of checks, every case of
-# data_check/fail.mlir fails with its message (a parse error naming the file's own line), and the
+# data_check/fail.mlir fails with its message (a parse error naming the file's own line), the
+# parts of data_check/invalid.mlir are rejected by the verifier, and the
 # printed form of the ops parses back to the same text and still passes.
 set -u
 
@@ -45,6 +46,14 @@ expect_line "$tmp/fail.out" "^FAIL .*$f:close: CHECK_FAILED: .*$f:44:3: check\.e
 expect_line "$tmp/fail.out" "^FAIL .*$f:close_min: CHECK_FAILED: .*$f:50:3: .*\(ULP difference 0, allowed 1\.\.4\)$"
 expect_line "$tmp/fail.out" "^FAIL .*$f: PARSE_ERROR: .*$f:58:29: "
 expect_line "$tmp/fail.out" "^0 passed, 8 failed$"
+
+"$bin" check "$dir/invalid.mlir" >"$tmp/invalid.out" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || fail "invalid.mlir exited with $rc, not 1"
+f='invalid\.mlir'
+expect_line "$tmp/invalid.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:5:3: check\.expect_almost_eq: operands must have float or complex elements, not i32$"
+expect_line "$tmp/invalid.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:11:3: check\.expect_eq_const: 'value' has type tensor<2xi32> but the operand has type tensor<i32>$"
+expect_line "$tmp/invalid.out" "^0 passed, 2 failed$"
 
 # Printing: the parts of pass.mlir as one module, converted to text twice, give the same text,
 # which spells the ops in their own syntax and still passes.
