@@ -149,6 +149,7 @@ uint64_t ew_int_sign(uint64_t x, ew_int_type t);
 uint64_t ew_int_add(uint64_t x, uint64_t y, ew_int_type t);
 uint64_t ew_int_subtract(uint64_t x, uint64_t y, ew_int_type t);
 uint64_t ew_int_multiply(uint64_t x, uint64_t y, ew_int_type t);
+uint64_t ew_int_mulhi(uint64_t x, uint64_t y, ew_int_type t);
 uint64_t ew_int_divide(uint64_t x, uint64_t y, ew_int_type t);
 uint64_t ew_int_remainder(uint64_t x, uint64_t y, ew_int_type t);
 uint64_t ew_int_maximum(uint64_t x, uint64_t y, ew_int_type t);

@@ -133,6 +133,7 @@ const hr_kernel hr_kernels_elementwise[] = {
     {HR_OP_CHLO_IS_NEG_INF, ew_kernel_float_class},
     {HR_OP_CHLO_IS_POS_INF, ew_kernel_float_class},
     {HR_OP_CHLO_LGAMMA, ew_kernel_unary},
+    {HR_OP_CHLO_MULHI, ew_kernel_binary},
     {HR_OP_CHLO_NEXT_AFTER, ew_kernel_next_after},
     {HR_OP_CHLO_POLYGAMMA, ew_kernel_binary},
     {HR_OP_CHLO_SINH, ew_kernel_unary},

@@ -71,6 +71,7 @@ static const ew_binary_op kBinaryOps[] = {
     {HR_OP_SHIFT_LEFT, EW_INT, NULL, NULL, ew_int_shift_left},
     {HR_OP_SHIFT_RIGHT_ARITHMETIC, EW_INT, NULL, NULL, ew_int_shift_right_arithmetic},
     {HR_OP_SHIFT_RIGHT_LOGICAL, EW_INT, NULL, NULL, ew_int_shift_right_logical},
+    {HR_OP_CHLO_MULHI, EW_INT, NULL, NULL, ew_int_mulhi},
     {HR_OP_CHLO_POLYGAMMA, EW_FLOAT, hr_polygamma, NULL, NULL},
     {HR_OP_CHLO_ZETA, EW_FLOAT, hr_zeta, NULL, NULL},
 };

@@ -51,6 +51,29 @@ uint64_t ew_int_multiply(uint64_t x, uint64_t y, ew_int_type t) {
   return x * y;
 }
 
+/* chlo.mulhi: the high t.bits bits of the 2*t.bits-bit product of x and y (signed or unsigned per
+ * t). Inputs arrive sign- or zero-extended to 64 bits; for widths up to 32 the full product fits
+ * in 64 bits. For 64-bit operands the product is built from 32-bit halves (portable, no int128). */
+uint64_t ew_int_mulhi(uint64_t x, uint64_t y, ew_int_type t) {
+  if (t.bits <= 32) {
+    if (t.is_signed) {
+      int64_t p = ew_as_signed(x) * ew_as_signed(y); /* |p| <= 2^62: no overflow */
+      /* Arithmetic shift without relying on implementation-defined >> of negatives. */
+      return p >= 0 ? (uint64_t)p >> t.bits : ~(~(uint64_t)p >> t.bits);
+    }
+    return (x * y) >> t.bits;
+  }
+  uint64_t xl = x & 0xffffffffu, xh = x >> 32, yl = y & 0xffffffffu, yh = y >> 32;
+  uint64_t ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
+  uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32); /* unsigned high half */
+  if (t.is_signed) { /* signed high = unsigned high - (x<0 ? y : 0) - (y<0 ? x : 0) */
+    if (x >> 63) hi -= y;
+    if (y >> 63) hi -= x;
+  }
+  return hi;
+}
+
 uint64_t ew_int_divide(uint64_t x, uint64_t y, ew_int_type t) {
   if (y == 0) return UINT64_MAX;
   if (!t.is_signed) return x / y;

@@ -53,7 +53,8 @@ static unsigned accepted(hr_opcode code) {
     case HR_OP_POPCNT:
     case HR_OP_SHIFT_LEFT:
     case HR_OP_SHIFT_RIGHT_ARITHMETIC:
-    case HR_OP_SHIFT_RIGHT_LOGICAL: return CAT_INT;
+    case HR_OP_SHIFT_RIGHT_LOGICAL:
+    case HR_OP_CHLO_MULHI: return CAT_INT;
     case HR_OP_DIVIDE:
     case HR_OP_REMAINDER:
     case HR_OP_POWER:
