@@ -141,6 +141,8 @@ static hr_type tensor_type_of(const hr_tensor *t) {
 }
 
 static bool tensor_matches(const hr_tensor *t, const hr_type *ty) {
+  /* Tuples and tokens travel as packed bytes (kernels_tuple.c). */
+  if (ty->kind == HR_TYPE_TUPLE || ty->kind == HR_TYPE_TOKEN) return t->dtype == HR_U8 && t->shape.rank == 1;
   hr_type actual = tensor_type_of(t);
   return hr_type_compatible(&actual, ty);
 }
@@ -210,7 +212,28 @@ static hr_status alloc_results(hr_interp *in, const hr_op *op, hr_tensor *const 
 /* Whether the op's kernel creates its results itself (control flow: the results are whatever the
  * region or callee returns, so their shapes are known only afterwards). */
 static bool produces_own_results(hr_opcode code) {
-  return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE;
+  return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE ||
+         code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
+         code == HR_OP_COMPOSITE;
+}
+
+/* Whether the op's kernel takes and makes values of token or tuple type (carried as packed bytes,
+ * kernels_tuple.c); other kernels see tensors only. */
+static bool handles_tuples(hr_opcode code) {
+  return code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
+         code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL;
+}
+
+/* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple and its kernel does not handle them. */
+static hr_status check_tensor_values(const hr_op *op) {
+  if (handles_tuples(op->code)) return NULL;
+  for (int i = 0; i < op->n_operands; i++)
+    if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
+      return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
+  for (int i = 0; i < op->n_results; i++)
+    if (op->results[i].type.kind != HR_TYPE_TENSOR)
+      return hr_op_error(op, HR_UNIMPLEMENTED, "results of token or tuple type are not supported");
+  return NULL;
 }
 
 /* Tensor-pointer arrays sized for one op: on the stack for small counts, else allocated. */
@@ -262,14 +285,8 @@ static hr_status exec_op_with(hr_interp *in, frame *f, const hr_op *op, hr_tenso
   hr_kernel_fn kernel = in->kernels[op->code];
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
   HR_TRY(hr_interp_check_types(op));
-  for (int i = 0; i < op->n_operands; i++) {
-    if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
-      return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
-    HR_TRY(operand_tensor(f, op, op->operands[i], &operands_buf[i]));
-  }
-  for (int i = 0; i < op->n_results; i++)
-    if (op->results[i].type.kind != HR_TYPE_TENSOR)
-      return hr_op_error(op, HR_UNIMPLEMENTED, "results of token or tuple type are not supported");
+  HR_TRY(check_tensor_values(op));
+  for (int i = 0; i < op->n_operands; i++) HR_TRY(operand_tensor(f, op, op->operands[i], &operands_buf[i]));
   hr_status s = NULL;
   int made = 0; /* results allocated so far */
   if (produces_own_results(op->code)) {
@@ -461,6 +478,11 @@ static hr_status kernel_call(hr_interp *in, const hr_op *op, hr_tensor *const *o
     return hr_op_error(op, HR_UNIMPLEMENTED, "calls @%s, which is declared without a body", fn->name);
   if (fn->n_args != op->n_operands || fn->n_results != op->n_results)
     return hr_op_error(op, HR_VERIFY_ERROR, "@%s takes %d arguments and returns %d results", fn->name, fn->n_args, fn->n_results);
+  return hr_interp_call_checked(in, op, fn, operands, results);
+}
+
+hr_status hr_interp_call_checked(hr_interp *in, const hr_op *op, const hr_func *fn, hr_tensor *const *operands,
+                                 hr_tensor **results) {
   /* The callee's results land directly in the op's result array. */
   HR_TRY(hr_interp_call(in, fn, operands, results));
   return check_results(op, results, fn->n_results);
@@ -622,10 +644,10 @@ const hr_kernel hr_kernels_control[] = {
 /* Entry point                                                                                     */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Fills the kernel table from the four groups; an op claimed twice is a bug. */
+/* Fills the kernel table from the kernel groups; an op claimed twice is a bug. */
 static hr_status register_kernels(hr_interp *in) {
   const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
-                               hr_kernels_hlorun};
+                               hr_kernels_hlorun, hr_kernels_tuple};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");
@@ -717,6 +739,19 @@ hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *op
   hr_kernel_fn kernel = in->kernels[op->code];
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
   HR_TRY(hr_interp_check_types(op));
+  if (op->code == HR_OP_COMPOSITE)
+    return hr_op_error(op, HR_UNIMPLEMENTED, "composites are run only within a module");
+  if (handles_tuples(op->code)) {
+    /* Tokens and tuples are carried as bytes inside a run only; a caller of one op sees tensors. */
+    for (int i = 0; i < op->n_operands; i++)
+      if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
+        return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
+    for (int i = 0; i < op->n_results; i++)
+      if (op->results[i].type.kind != HR_TYPE_TENSOR)
+        return hr_op_error(op, HR_UNIMPLEMENTED, "results of token or tuple type are not supported");
+  } else {
+    HR_TRY(check_tensor_values(op));
+  }
   if (produces_own_results(op->code)) return kernel(in, op, operands, results);
   int made;
   hr_status s = alloc_results(in, op, operands, results, &made);

@@ -14,6 +14,8 @@
  *   hr_kernels_control      (interp.c) constant, func.call, while, if, case, custom_call (check.*),
  *                           optimization_barrier, return
  *   hr_kernels_hlorun       (kernels_hlorun.c) the fused ops of docs/fast-cpu.md
+ *   hr_kernels_tuple        (kernels_tuple.c) tuple, get_tuple_element, after_all, composite; token
+ *                           and tuple values travel as rank-1 ui8 tensors of their leaves' bytes
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_INTERP_INTERP_H
@@ -43,6 +45,7 @@ extern const hr_kernel hr_kernels_data[];
 extern const hr_kernel hr_kernels_reduce[];
 extern const hr_kernel hr_kernels_control[];
 extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hlorun.* ops */
+extern const hr_kernel hr_kernels_tuple[];  /* tuple, get_tuple_element, after_all, composite */
 
 struct hr_interp {
   const hr_module *module;
@@ -76,6 +79,11 @@ hr_status hr_interp_run_block(hr_interp *in, const hr_block *block, hr_tensor *c
 /* Runs a function with borrowed inputs; results are newly allocated (owned by the caller). A call
  * from within a function counts as one level of nesting; the entry function's body is level 0. */
 hr_status hr_interp_call(hr_interp *in, const hr_func *fn, hr_tensor *const *args, hr_tensor **results);
+
+/* Calls `fn` for `op` (func.call, stablehlo.composite) with borrowed operands and checks the results
+ * against op's result types; on success `results` holds fn's results (owned by the caller). */
+hr_status hr_interp_call_checked(hr_interp *in, const hr_op *op, const hr_func *fn, hr_tensor *const *operands,
+                                 hr_tensor **results);
 
 /* Creates an interpreter for module `m` (borrowed; must outlive the interpreter) with options
  * (defaults filled in) and every kernel registered. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Interpreter ops beyond the elementwise and data kernels (chlo.mulhi's rejections, and the ops
-# added with it): every part of data_ops/fail.mlir fails with the error named here, by file:line:col
-# and op.
+# Interpreter ops beyond the elementwise and data kernels: chlo.mulhi's rejections, tuples,
+# get_tuple_element, tokens (after_all) and composites. Every case of data_ops/pass.mlir passes
+# with its count of checks, every part of data_ops/fail.mlir fails with the error named here, by
+# file:line:col and op, and the printed form of pass.mlir is a fixed point that still passes.
 set -u
 
 bin="${HLORUN_BIN:?HLORUN_BIN must name the hlorun binary}"
@@ -21,12 +22,37 @@ expect_line() {
   grep -Eq "$2" "$1" || fail "no line matching '$2' in: $(cat "$1")"
 }
 
+"$bin" check "$dir/pass.mlir" >"$tmp/pass.out" 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || fail "pass.mlir exited with $rc: $(cat "$tmp/pass.out")"
+for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)"; do
+  expect_line "$tmp/pass.out" "^PASS .*pass\.mlir:${case//(/\\(}"
+done
+expect_line "$tmp/pass.out" "^3 passed, 0 failed$"
+
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?
 [ "$rc" -eq 1 ] || fail "fail.mlir exited with $rc, not 1"
 f='fail\.mlir'
 expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:5:3: chlo\.mulhi: operand #0: element type f32 is not supported by this op$"
-expect_line "$tmp/fail.out" "^0 passed, 1 failed$"
+expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:12:3: stablehlo\.get_tuple_element: index 1 is outside \[0, 1\)$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:composite_no_function: NOT_FOUND: .*$f:18:3: stablehlo\.composite: no function @missing \(the decomposition\)$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:composite_wrong_type: VERIFY_ERROR: .*$f:28:3: stablehlo\.composite: result 0 has an unexpected type or shape$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:tuple_into_barrier: UNIMPLEMENTED: .*$f:35:3: stablehlo\.optimization_barrier: operands of token or tuple type are not supported$"
+expect_line "$tmp/fail.out" "^0 passed, 5 failed$"
+
+# Printing: each part of pass.mlir, converted to text twice, gives the same text, which passes.
+awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$dir/pass.mlir"
+for part in "$tmp"/part*.mlir; do
+  p=$(basename "$part" .mlir)
+  if "$bin" convert "$part" "$tmp/$p.a.mlir" --to text >"$tmp/convert.out" 2>&1 &&
+    "$bin" convert "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" --to text >>"$tmp/convert.out" 2>&1; then
+    cmp -s "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" || fail "$p: printing is not a fixed point: $(diff "$tmp/$p.a.mlir" "$tmp/$p.b.mlir")"
+    "$bin" check "$tmp/$p.a.mlir" >"$tmp/$p.out" 2>&1 || fail "$p: the printed module does not pass: $(cat "$tmp/$p.out")"
+  else
+    fail "$p: convert failed: $(cat "$tmp/convert.out")"
+  fi
+done
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failures" >&2

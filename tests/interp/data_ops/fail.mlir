@@ -5,3 +5,33 @@ func.func @mulhi_float() {
   %r = "chlo.mulhi"(%a, %a) : (tensor<1xf32>, tensor<1xf32>) -> tensor<1xf32>
   func.return
 }
+// -----
+func.func @gte_out_of_bounds() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %t = stablehlo.tuple %a : tuple<tensor<i32>>
+  %x = stablehlo.get_tuple_element %t[1] : (tuple<tensor<i32>>) -> tensor<i32>
+  func.return
+}
+// -----
+func.func @composite_no_function() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %x = stablehlo.composite "my.op" %a {decomposition = @missing} : (tensor<i32>) -> tensor<i32>
+  func.return
+}
+// -----
+func.func private @wrong.impl(%x: tensor<i32>) -> tensor<f32> {
+  %c = stablehlo.constant dense<1.0> : tensor<f32>
+  func.return %c : tensor<f32>
+}
+func.func @composite_wrong_type() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %x = stablehlo.composite "my.op" %a {decomposition = @wrong.impl} : (tensor<i32>) -> tensor<i32>
+  func.return
+}
+// -----
+func.func @tuple_into_barrier() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %t = stablehlo.tuple %a : tuple<tensor<i32>>
+  %r = stablehlo.optimization_barrier %t : tuple<tensor<i32>>
+  func.return
+}
