@@ -255,7 +255,7 @@ static match op_match(const hr_op *op) {
 hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands) {
   const char *what = "check"; /* the op's name prefixes every message */
   if (op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ)
-    return hr_op_error(op, HR_UNIMPLEMENTED, "the probe files interpreter.probe writes are not supported");
+    return hr_op_error(op, HR_UNIMPLEMENTED, "needs the values interpreter.probe recorded in this run");
   expected_data ex;
   bool is_const = op->code == HR_OP_CHECK_EXPECT_EQ_CONST || op->code == HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST;
   if (is_const)
@@ -265,4 +265,12 @@ hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands) {
   match m = op_match(op);
   bool equal;
   return compare(op, what, operands[0], &ex, &m, true, &equal);
+}
+
+hr_status hr_check_probed(const hr_op *op, const hr_tensor *actual, const hr_tensor *probed) {
+  expected_data ex;
+  HR_TRY(expected_from_tensor(op, "check", actual, probed, &ex));
+  match m = {.rule = MATCH_EXACT};
+  bool equal;
+  return compare(op, "check", actual, &ex, &m, true, &equal);
 }

@@ -25,8 +25,12 @@ hr_status hr_check_custom_call(const hr_op *op, const char *target, hr_tensor *c
  *   check.expect_close  min_ulp_difference <= ULP distance <= max_ulp_difference per element
  *                       (complex: the larger of the parts'; NaN and NaN are 0 apart, a
  *                       non-finite value and anything not bitwise equal to it infinitely far)
- * A failure returns HR_CHECK_FAILED as for the custom calls. check.expect_serialized_eq, which
- * reads the files of the interpreter's probes, is HR_UNIMPLEMENTED. */
+ * A failure returns HR_CHECK_FAILED as for the custom calls. check.expect_serialized_eq compares
+ * with a value interpreter.probe recorded, which the interpreter looks up (hr_check_probed); here
+ * it is HR_UNIMPLEMENTED. */
 hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands);
+
+/* check.expect_serialized_eq: `actual` must equal `probed` exactly (element type, shape, values). */
+hr_status hr_check_probed(const hr_op *op, const hr_tensor *actual, const hr_tensor *probed);
 
 #endif

@@ -27,9 +27,22 @@ typedef struct frame {
 
 /* Per-interpreter state that kernels reach through hr_interp: the innermost frame. The struct
  * hr_interp is public to kernels; the frame pointer is kept here, beside it, in a wrapper. */
+/* A value interpreter.probe recorded: the n-th record of an id is its iteration n. */
+typedef struct probe_record {
+  const char *id; /* the op's probe_id (the module's string; outlives the run) */
+  size_t id_len;
+  hr_tensor *value; /* a copy, owned */
+} probe_record;
+
+/* At most this many probe records per interpreter, and at most opts.max_tensor_bytes in all. */
+enum { PROBE_RECORDS_MAX = 1 << 20 };
+
 typedef struct interp_impl {
   hr_interp pub;
   frame *top;
+  probe_record *probes;
+  int n_probes, cap_probes;
+  size_t probe_bytes;
 } interp_impl;
 
 static interp_impl *impl_of(hr_interp *in) { return (interp_impl *)in; }
@@ -614,10 +627,70 @@ static hr_status kernel_custom_call(hr_interp *in, const hr_op *op, hr_tensor *c
 }
 
 /* The check dialect's ops: run only with run_checks, counted when they hold. */
+/* The probe_id string attribute of `op`. */
+static hr_status probe_id_of(const hr_op *op, const char **id, size_t *len) {
+  const hr_attr *a = hr_op_attr(op, "probe_id");
+  if (!a || a->kind != HR_ATTR_STRING || !a->u.str.data) return hr_op_error(op, HR_VERIFY_ERROR, "missing 'probe_id'");
+  *id = a->u.str.data;
+  *len = a->u.str.len;
+  return NULL;
+}
+
+/* interpreter.probe: the operand, passed through and recorded (a copy) under its probe_id; the
+ * records live as long as the interpreter. */
+static hr_status kernel_probe(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
+  interp_impl *impl = impl_of(in);
+  const char *id = NULL;
+  size_t len = 0;
+  HR_TRY(probe_id_of(op, &id, &len));
+  if (results[0]->nbytes != operands[0]->nbytes)
+    return hr_op_error(op, HR_INTERNAL, "result and operand differ in size");
+  if (operands[0]->nbytes) memcpy(results[0]->data, operands[0]->data, operands[0]->nbytes);
+  if (impl->n_probes >= PROBE_RECORDS_MAX || operands[0]->nbytes > in->opts.max_tensor_bytes - impl->probe_bytes)
+    return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "probes recorded more than %d values or %zu bytes in this run",
+                       PROBE_RECORDS_MAX, in->opts.max_tensor_bytes);
+  if (impl->n_probes == impl->cap_probes) {
+    int cap = impl->cap_probes ? impl->cap_probes * 2 : 16;
+    probe_record *grown = in->allocator->alloc(in->allocator->ctx, sizeof *grown * (size_t)cap, _Alignof(probe_record));
+    if (!grown) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
+    if (impl->n_probes) memcpy(grown, impl->probes, sizeof *grown * (size_t)impl->n_probes);
+    if (impl->probes) in->allocator->free(in->allocator->ctx, impl->probes);
+    impl->probes = grown;
+    impl->cap_probes = cap;
+  }
+  hr_tensor *copy;
+  HR_TRY(tensor_copy(in, operands[0], &copy));
+  impl->probes[impl->n_probes++] = (probe_record){id, len, copy};
+  impl->probe_bytes += copy->nbytes;
+  return NULL;
+}
+
+/* check.expect_serialized_eq: the operand equals what the probe `probe_id` recorded in its
+ * `iteration`-th run (default 0). */
+static hr_status check_serialized(hr_interp *in, const hr_op *op, hr_tensor *const *operands) {
+  interp_impl *impl = impl_of(in);
+  const char *id = NULL;
+  size_t len = 0;
+  HR_TRY(probe_id_of(op, &id, &len));
+  const hr_attr *it = hr_op_attr(op, "iteration");
+  int64_t want = it && it->kind == HR_ATTR_INT ? it->u.i.value : 0;
+  int64_t seen = 0;
+  for (int i = 0; i < impl->n_probes; i++) {
+    const probe_record *r = &impl->probes[i];
+    if (r->id_len != len || memcmp(r->id, id, len) != 0) continue;
+    if (seen++ == want) return hr_check_probed(op, operands[0], r->value);
+  }
+  return hr_op_error(op, HR_CHECK_FAILED, "check failed: probe \"%.*s\" recorded %lld values, none for iteration %lld",
+                     (int)(len > 200 ? 200 : len), id, (long long)seen, (long long)want);
+}
+
 static hr_status kernel_check(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   (void)results;
   if (!in->opts.run_checks) return NULL;
-  HR_TRY(hr_check_op(op, operands));
+  if (op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ)
+    HR_TRY(check_serialized(in, op, operands));
+  else
+    HR_TRY(hr_check_op(op, operands));
   in->checks_passed++;
   return NULL;
 }
@@ -637,6 +710,7 @@ const hr_kernel hr_kernels_control[] = {
     {HR_OP_CHECK_EXPECT_EQ, kernel_check},
     {HR_OP_CHECK_EXPECT_EQ_CONST, kernel_check},
     {HR_OP_CHECK_EXPECT_SERIALIZED_EQ, kernel_check},
+    {HR_OP_INTERPRETER_PROBE, kernel_probe},
     {HR_OP_COUNT, NULL},
 };
 
@@ -708,6 +782,8 @@ void hr_interp_free(hr_interp *in) {
   if (!in) return;
   interp_impl *impl = impl_of(in);
   while (impl->top) hr_interp_leave(in);
+  for (int i = 0; i < impl->n_probes; i++) hr_tensor_free(impl->probes[i].value);
+  if (impl->probes) in->allocator->free(in->allocator->ctx, impl->probes);
   hr_threadpool_free(in->pool);
   in->allocator->free(in->allocator->ctx, impl);
 }

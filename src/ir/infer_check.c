@@ -52,3 +52,11 @@ hr_status hri_infer_check(const hri_ctx *c) {
     default: return NULL;
   }
 }
+
+/* interpreter.probe: the operand itself, recorded under a required string `probe_id`. */
+hr_status hri_infer_probe(const hri_ctx *c) {
+  HR_TRY(hri_want_tensor(c, 0));
+  HR_TRY(want_attr(c, "probe_id", HR_ATTR_STRING, true));
+  c->out[0] = c->in[0];
+  return NULL;
+}

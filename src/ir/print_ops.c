@@ -683,6 +683,20 @@ static hr_status print_top_k(hr_printer *p, const hr_op *op, bool *done) {
  *   check.expect_eq_const %a, dense<...> : T   check.expect_almost_eq_const %a, dense<...> : T
  *   check.expect_close %a, %b, max_ulp_difference = 3 : T, T
  *   check.expect_serialized_eq %a, probe_id = "p" : T */
+/* interpreter.probe %x, probe_id = "p" attr-dict : T */
+static hr_status print_probe(hr_printer *p, const hr_op *op, bool *done) {
+  if (!has_shape(op, 1, 1) || !same_type(op->operands[0], &op->results[0].type)) return NULL;
+  const hr_attr *probe = hr_op_attr(op, "probe_id");
+  if (!probe || probe->kind != HR_ATTR_STRING || !probe->u.str.data) return NULL;
+  put_name(p, op);
+  HR_TRY(put_operands(p, op, 0, 1));
+  *done = true;
+  hr_strbuf_puts(p->out, ", probe_id = ");
+  hr_print_escaped_string(p, probe->u.str.data, probe->u.str.len);
+  static const char *const skip[] = {"probe_id", NULL};
+  return finish_same_type(p, op, skip);
+}
+
 static hr_status print_check(hr_printer *p, const hr_op *op, bool *done) {
   bool is_const = op->code == HR_OP_CHECK_EXPECT_EQ_CONST || op->code == HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST;
   bool one_operand = is_const || op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ;
@@ -783,6 +797,7 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_CHECK_EXPECT_EQ:
     case HR_OP_CHECK_EXPECT_EQ_CONST:
     case HR_OP_CHECK_EXPECT_SERIALIZED_EQ: return print_check(p, op, done);
+    case HR_OP_INTERPRETER_PROBE: return print_probe(p, op, done);
     default: break;
   }
   unsigned flags = hr_opcode_flags(op->code);

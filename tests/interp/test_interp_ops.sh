@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Interpreter ops beyond the elementwise and data kernels: chlo.mulhi's rejections, tuples,
-# get_tuple_element, tokens (after_all) and composites. Every case of data_ops/pass.mlir passes
+# get_tuple_element, tokens (after_all), composites, and interpreter.probe with
+# check.expect_serialized_eq. Every case of data_ops/pass.mlir passes
 # with its count of checks, every part of data_ops/fail.mlir fails with the error named here, by
 # file:line:col and op, and the printed form of pass.mlir is a fixed point that still passes.
 set -u
@@ -25,10 +26,10 @@ expect_line() {
 "$bin" check "$dir/pass.mlir" >"$tmp/pass.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || fail "pass.mlir exited with $rc: $(cat "$tmp/pass.out")"
-for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)"; do
+for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)" "probe_loop (4 checks)"; do
   expect_line "$tmp/pass.out" "^PASS .*pass\.mlir:${case//(/\\(}"
 done
-expect_line "$tmp/pass.out" "^3 passed, 0 failed$"
+expect_line "$tmp/pass.out" "^4 passed, 0 failed$"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?
@@ -39,7 +40,11 @@ expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:12:3: stablehlo\.get
 expect_line "$tmp/fail.out" "^FAIL .*$f:composite_no_function: NOT_FOUND: .*$f:18:3: stablehlo\.composite: no function @missing \(the decomposition\)$"
 expect_line "$tmp/fail.out" "^FAIL .*$f:composite_wrong_type: VERIFY_ERROR: .*$f:28:3: stablehlo\.composite: result 0 has an unexpected type or shape$"
 expect_line "$tmp/fail.out" "^FAIL .*$f:tuple_into_barrier: UNIMPLEMENTED: .*$f:35:3: stablehlo\.optimization_barrier: operands of token or tuple type are not supported$"
-expect_line "$tmp/fail.out" "^0 passed, 5 failed$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:probe_mismatch: CHECK_FAILED: .*$f:43:3: check\.expect_serialized_eq: check failed: 1 of 2 elements differ; first at \[1\]: actual 3, expected 2$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:probe_no_iteration: CHECK_FAILED: .*$f:50:3: check\.expect_serialized_eq: check failed: probe \"a\" recorded 1 values, none for iteration 1$"
+expect_line "$tmp/fail.out" "^FAIL .*$f:probe_other_type: VERIFY_ERROR: .*$f:58:3: check\.expect_serialized_eq: .*element types differ \(i64 vs i32\)$"
+expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:64:3: interpreter\.probe: missing 'probe_id'$"
+expect_line "$tmp/fail.out" "^0 passed, 9 failed$"
 
 # Printing: each part of pass.mlir, converted to text twice, gives the same text, which passes.
 awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$dir/pass.mlir"

@@ -35,3 +35,32 @@ func.func @tuple_into_barrier() {
   %r = stablehlo.optimization_barrier %t : tuple<tensor<i32>>
   func.return
 }
+// -----
+func.func @probe_mismatch() {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[1, 3]> : tensor<2xi32>
+  %p = interpreter.probe %a, probe_id = "a" : tensor<2xi32>
+  check.expect_serialized_eq %b, probe_id = "a" : tensor<2xi32>
+  func.return
+}
+// -----
+func.func @probe_no_iteration() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %p = interpreter.probe %a, probe_id = "a" : tensor<i32>
+  check.expect_serialized_eq %a, probe_id = "a", iter = 1 : tensor<i32>
+  func.return
+}
+// -----
+func.func @probe_other_type() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %b = stablehlo.constant dense<1> : tensor<i64>
+  %p = interpreter.probe %a, probe_id = "a" : tensor<i32>
+  check.expect_serialized_eq %b, probe_id = "a" : tensor<i64>
+  func.return
+}
+// -----
+func.func @probe_without_id() {
+  %a = stablehlo.constant dense<1> : tensor<i32>
+  %p = "interpreter.probe"(%a) : (tensor<i32>) -> tensor<i32>
+  func.return
+}

@@ -57,3 +57,28 @@ func.func @composite_two_results() {
   check.expect_eq_const %a, dense<[5.0, 7.0, 9.0]> : tensor<3xf32>
   func.return
 }
+
+// -----
+
+func.func @probe_loop() {
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %one = stablehlo.constant dense<1> : tensor<i32>
+  %three = stablehlo.constant dense<3> : tensor<i32>
+  %r = stablehlo.while(%i = %zero) : tensor<i32>
+  cond {
+    %c = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  } do {
+    %n = stablehlo.add %i, %one : tensor<i32>
+    %p = interpreter.probe %n, probe_id = "loop/\"n\"" : tensor<i32>
+    stablehlo.return %p : tensor<i32>
+  }
+  %v = stablehlo.constant dense<[[1.5, -0.0]]> : tensor<1x2xf32>
+  %pv = "interpreter.probe"(%v) {probe_id = "v"} : (tensor<1x2xf32>) -> tensor<1x2xf32>
+  %two = stablehlo.constant dense<2> : tensor<i32>
+  check.expect_serialized_eq %one, probe_id = "loop/\"n\"" : tensor<i32>
+  check.expect_serialized_eq %three, probe_id = "loop/\"n\"", iter = 2 : tensor<i32>
+  check.expect_serialized_eq %two, probe_id = "loop/\"n\"", iter = 1 : tensor<i32>
+  check.expect_serialized_eq %pv, probe_id = "v" : tensor<1x2xf32>
+  func.return
+}
