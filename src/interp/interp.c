@@ -665,6 +665,13 @@ static hr_status kernel_probe(hr_interp *in, const hr_op *op, hr_tensor *const *
   return NULL;
 }
 
+/* interpreter.print: writes the operand to stdout (as StableHLO's interpreter does). */
+static hr_status kernel_print(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
+  (void)in, (void)results;
+  hr_interp_print_value(stdout, op->operands[0]->name, operands[0]);
+  return NULL;
+}
+
 /* check.expect_serialized_eq: the operand equals what the probe `probe_id` recorded in its
  * `iteration`-th run (default 0). */
 static hr_status check_serialized(hr_interp *in, const hr_op *op, hr_tensor *const *operands) {
@@ -711,6 +718,7 @@ const hr_kernel hr_kernels_control[] = {
     {HR_OP_CHECK_EXPECT_EQ_CONST, kernel_check},
     {HR_OP_CHECK_EXPECT_SERIALIZED_EQ, kernel_check},
     {HR_OP_INTERPRETER_PROBE, kernel_probe},
+    {HR_OP_INTERPRETER_PRINT, kernel_print},
     {HR_OP_COUNT, NULL},
 };
 

@@ -21,6 +21,8 @@
 #ifndef HLORUN_INTERP_INTERP_H
 #define HLORUN_INTERP_INTERP_H
 
+#include <stdio.h>
+
 #include "base/threadpool.h"
 #include "hlorun/hlorun.h"
 #include "ir/ir.h"
@@ -79,6 +81,10 @@ hr_status hr_interp_run_block(hr_interp *in, const hr_block *block, hr_tensor *c
 /* Runs a function with borrowed inputs; results are newly allocated (owned by the caller). A call
  * from within a function counts as one level of nesting; the entry function's body is level 0. */
 hr_status hr_interp_call(hr_interp *in, const hr_func *fn, hr_tensor *const *args, hr_tensor **results);
+
+/* interpreter.print's output (print_value.c): `%name = tensor<...> {...}` as StableHLO's reference
+ * interpreter prints it; `name` may be NULL. */
+void hr_interp_print_value(FILE *out, const char *name, const hr_tensor *t);
 
 /* Calls `fn` for `op` (func.call, stablehlo.composite) with borrowed operands and checks the results
  * against op's result types; on success `results` holds fn's results (owned by the caller). */

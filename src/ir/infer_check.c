@@ -60,3 +60,6 @@ hr_status hri_infer_probe(const hri_ctx *c) {
   c->out[0] = c->in[0];
   return NULL;
 }
+
+/* interpreter.print: one tensor operand, no results. */
+hr_status hri_infer_print(const hri_ctx *c) { return hri_want_tensor(c, 0); }

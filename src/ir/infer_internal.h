@@ -240,6 +240,7 @@ hr_status hri_infer_custom_call(const hri_ctx *c);
 /* The check.* ops (infer_check.c): their operands and attributes; they have no results. */
 hr_status hri_infer_check(const hri_ctx *c);
 hr_status hri_infer_probe(const hri_ctx *c);
+hr_status hri_infer_print(const hri_ctx *c);
 hr_status hri_infer_transfer_in(const hri_ctx *c); /* infeed, recv: token in, declared + token out */
 hr_status hri_infer_constant(const hri_ctx *c);
 hr_status hri_infer_tuple(const hri_ctx *c);

@@ -306,6 +306,7 @@ static const clause_form clause_forms[] = {
       {"min_ulp_difference", "min_ulp_difference", CL_U64, NULL, true}}},
     {HR_OP_CHECK_EXPECT_SERIALIZED_EQ, SIG_OPERANDS,
      {{"probe_id", "probe_id", CL_STRING, NULL, false}, {"iter", "iteration", CL_U32, NULL, true}}},
+    {.code = HR_OP_INTERPRETER_PRINT, .sig = SIG_OPERANDS},
     {HR_OP_INTERPRETER_PROBE, SIG_SAME, {{"probe_id", "probe_id", CL_STRING, NULL, false}}},
 };
 

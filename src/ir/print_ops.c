@@ -683,6 +683,17 @@ static hr_status print_top_k(hr_printer *p, const hr_op *op, bool *done) {
  *   check.expect_eq_const %a, dense<...> : T   check.expect_almost_eq_const %a, dense<...> : T
  *   check.expect_close %a, %b, max_ulp_difference = 3 : T, T
  *   check.expect_serialized_eq %a, probe_id = "p" : T */
+/* interpreter.print %x attr-dict : T */
+static hr_status print_interp_print(hr_printer *p, const hr_op *op, bool *done) {
+  if (!has_shape(op, 1, 0)) return NULL;
+  put_name(p, op);
+  HR_TRY(put_operands(p, op, 0, 1));
+  *done = true;
+  HR_TRY(hr_print_op_attr_dict(p, op, NULL));
+  hr_strbuf_puts(p->out, " : ");
+  return hr_print_type(p, &op->operands[0]->type);
+}
+
 /* interpreter.probe %x, probe_id = "p" attr-dict : T */
 static hr_status print_probe(hr_printer *p, const hr_op *op, bool *done) {
   if (!has_shape(op, 1, 1) || !same_type(op->operands[0], &op->results[0].type)) return NULL;
@@ -798,6 +809,7 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_CHECK_EXPECT_EQ_CONST:
     case HR_OP_CHECK_EXPECT_SERIALIZED_EQ: return print_check(p, op, done);
     case HR_OP_INTERPRETER_PROBE: return print_probe(p, op, done);
+    case HR_OP_INTERPRETER_PRINT: return print_interp_print(p, op, done);
     default: break;
   }
   unsigned flags = hr_opcode_flags(op->code);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Interpreter ops beyond the elementwise and data kernels: chlo.mulhi's rejections, tuples,
-# get_tuple_element, tokens (after_all), composites, and interpreter.probe with
-# check.expect_serialized_eq. Every case of data_ops/pass.mlir passes
+# get_tuple_element, tokens (after_all), composites, interpreter.print (its
+# output checked line by line) and interpreter.probe with check.expect_serialized_eq. Every case of data_ops/pass.mlir passes
 # with its count of checks, every part of data_ops/fail.mlir fails with the error named here, by
 # file:line:col and op, and the printed form of pass.mlir is a fixed point that still passes.
 set -u
@@ -26,10 +26,32 @@ expect_line() {
 "$bin" check "$dir/pass.mlir" >"$tmp/pass.out" 2>&1
 rc=$?
 [ "$rc" -eq 0 ] || fail "pass.mlir exited with $rc: $(cat "$tmp/pass.out")"
-for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)" "probe_loop (4 checks)"; do
+for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)" "probe_loop (4 checks)" "print_values (0 checks)"; do
   expect_line "$tmp/pass.out" "^PASS .*pass\.mlir:${case//(/\\(}"
 done
-expect_line "$tmp/pass.out" "^4 passed, 0 failed$"
+expect_line "$tmp/pass.out" "^5 passed, 0 failed$"
+# interpreter.print writes as StableHLO's interpreter does: the value's name, type, nested rows.
+printed=$(grep -A22 '^%m = ' "$tmp/pass.out" | grep -Ev '^PASS|passed, ')
+want='%m = tensor<2x2xi8> {
+  [
+    [1, 2],
+    [3, -4]
+  ]
+}
+%s = tensor<ui8> {7}
+%e = tensor<2x0xf32> {
+  [
+    [],
+    []
+  ]
+}
+%f = tensor<2xi1> {
+  [true, false]
+}
+%g = tensor<2xf64> {
+  [1.500000e+00, -2.500000e-01]
+}'
+[ "$printed" = "$want" ] || fail "interpreter.print wrote: $printed"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?

@@ -82,3 +82,19 @@ func.func @probe_loop() {
   check.expect_serialized_eq %pv, probe_id = "v" : tensor<1x2xf32>
   func.return
 }
+
+// -----
+
+func.func @print_values() {
+  %m = stablehlo.constant dense<[[1, 2], [3, -4]]> : tensor<2x2xi8>
+  interpreter.print %m : tensor<2x2xi8>
+  %s = stablehlo.constant dense<7> : tensor<ui8>
+  "interpreter.print"(%s) : (tensor<ui8>) -> ()
+  %e = stablehlo.constant dense<> : tensor<2x0xf32>
+  interpreter.print %e : tensor<2x0xf32>
+  %f = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  interpreter.print %f : tensor<2xi1>
+  %g = stablehlo.constant dense<[1.5, -0.25]> : tensor<2xf64>
+  interpreter.print %g : tensor<2xf64>
+  func.return
+}
