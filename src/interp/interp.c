@@ -237,9 +237,8 @@ static bool handles_tuples(hr_opcode code) {
          code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL;
 }
 
-/* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple and its kernel does not handle them. */
-static hr_status check_tensor_values(const hr_op *op) {
-  if (handles_tuples(op->code)) return NULL;
+/* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple. */
+static hr_status reject_non_tensors(const hr_op *op) {
   for (int i = 0; i < op->n_operands; i++)
     if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
       return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
@@ -247,6 +246,11 @@ static hr_status check_tensor_values(const hr_op *op) {
     if (op->results[i].type.kind != HR_TYPE_TENSOR)
       return hr_op_error(op, HR_UNIMPLEMENTED, "results of token or tuple type are not supported");
   return NULL;
+}
+
+/* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple and its kernel does not handle them. */
+static hr_status check_tensor_values(const hr_op *op) {
+  return handles_tuples(op->code) ? NULL : reject_non_tensors(op);
 }
 
 /* Tensor-pointer arrays sized for one op: on the stack for small counts, else allocated. */
@@ -825,17 +829,8 @@ hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *op
   HR_TRY(hr_interp_check_types(op));
   if (op->code == HR_OP_COMPOSITE)
     return hr_op_error(op, HR_UNIMPLEMENTED, "composites are run only within a module");
-  if (handles_tuples(op->code)) {
-    /* Tokens and tuples are carried as bytes inside a run only; a caller of one op sees tensors. */
-    for (int i = 0; i < op->n_operands; i++)
-      if (op->operands[i]->type.kind != HR_TYPE_TENSOR)
-        return hr_op_error(op, HR_UNIMPLEMENTED, "operands of token or tuple type are not supported");
-    for (int i = 0; i < op->n_results; i++)
-      if (op->results[i].type.kind != HR_TYPE_TENSOR)
-        return hr_op_error(op, HR_UNIMPLEMENTED, "results of token or tuple type are not supported");
-  } else {
-    HR_TRY(check_tensor_values(op));
-  }
+  /* Tokens and tuples are carried as bytes inside a run only: a caller of one op sees tensors. */
+  HR_TRY(reject_non_tensors(op));
   if (produces_own_results(op->code)) return kernel(in, op, operands, results);
   int made;
   hr_status s = alloc_results(in, op, operands, results, &made);
