@@ -256,7 +256,7 @@ hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands) {
   const char *what = "check"; /* the op's name prefixes every message */
   if (op->code == HR_OP_CHECK_EXPECT_SERIALIZED_EQ)
     return hr_op_error(op, HR_UNIMPLEMENTED, "needs the values interpreter.probe recorded in this run");
-  expected_data ex;
+  expected_data ex = {.dtype = HR_DTYPE_INVALID}; /* set by expected_from_*; GCC -O3 cannot see it */
   bool is_const = op->code == HR_OP_CHECK_EXPECT_EQ_CONST || op->code == HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST;
   if (is_const)
     HR_TRY(expected_from_attr(op, what, operands[0], &ex));
@@ -268,7 +268,7 @@ hr_status hr_check_op(const hr_op *op, hr_tensor *const *operands) {
 }
 
 hr_status hr_check_probed(const hr_op *op, const hr_tensor *actual, const hr_tensor *probed) {
-  expected_data ex;
+  expected_data ex = {.dtype = HR_DTYPE_INVALID}; /* set by expected_from_*; GCC -O3 cannot see it */
   HR_TRY(expected_from_tensor(op, "check", actual, probed, &ex));
   match m = {.rule = MATCH_EXACT};
   bool equal;

@@ -27,7 +27,7 @@ static hr_status packed_size(const hr_op *op, const hr_type *t, int depth, size_
     case HR_TYPE_TUPLE: {
       size_t total = 0;
       for (int i = 0; i < t->n_elems; i++) {
-        size_t s;
+        size_t s = 0;
         HR_TRY(packed_size(op, &t->elems[i], depth + 1, &s));
         if (s > SIZE_MAX - total) return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "tuple too large");
         total += s;
@@ -42,7 +42,7 @@ static hr_status packed_size(const hr_op *op, const hr_type *t, int depth, size_
 /* Allocates the tensor that carries a value of type `t`: the tensor itself, or packed bytes. */
 static hr_status alloc_value(hr_interp *in, const hr_op *op, const hr_type *t, hr_tensor **out) {
   if (t->kind == HR_TYPE_TENSOR) return hr_interp_alloc(in, op, t->dtype, &t->shape, out);
-  size_t n;
+  size_t n = 0;
   HR_TRY(packed_size(op, t, 0, &n));
   if (n > (size_t)INT64_MAX) return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "tuple too large");
   hr_shape s = {0};
