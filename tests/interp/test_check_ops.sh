@@ -9,28 +9,10 @@ set -u
 
 bin="${HLORUN_BIN:?HLORUN_BIN must name the hlorun binary}"
 dir="${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}/tests/interp/data_check"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 
-# fail MESSAGE: records one failure.
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# expect_line FILE PATTERN: FILE must hold a line matching the extended regex PATTERN.
-expect_line() {
-  grep -Eq "$2" "$1" || fail "no line matching '$2' in: $(cat "$1")"
-}
-
-"$bin" check "$dir/pass.mlir" >"$tmp/pass.out" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] || fail "pass.mlir exited with $rc: $(cat "$tmp/pass.out")"
-for case in "eq (2 checks)" "eq_nan (1 checks)" "almost_eq (5 checks)" "close (2 checks)" "main (2 checks)"; do
-  expect_line "$tmp/pass.out" "^PASS .*pass\.mlir:${case//(/\\(}"
-done
-expect_line "$tmp/pass.out" "^5 passed, 0 failed$"
+expect_all_pass "$dir/pass.mlir" "eq (2 checks)" "eq_nan (1 checks)" "almost_eq (5 checks)" "close (2 checks)" "main (2 checks)"
 grep -q "helper" "$tmp/pass.out" && fail "a private function was run as a test case"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
@@ -70,8 +52,4 @@ else
   fail "convert failed: $(cat "$tmp/convert.out")"
 fi
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "check ops: all cases as expected"
+finish "check ops"

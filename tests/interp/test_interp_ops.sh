@@ -8,28 +8,10 @@ set -u
 
 bin="${HLORUN_BIN:?HLORUN_BIN must name the hlorun binary}"
 dir="${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}/tests/interp/data_ops"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+# shellcheck source=check_lib.sh
+. "$(dirname "$0")/check_lib.sh"
 
-# fail MESSAGE: records one failure.
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
-
-# expect_line FILE PATTERN: FILE must hold a line matching the extended regex PATTERN.
-expect_line() {
-  grep -Eq "$2" "$1" || fail "no line matching '$2' in: $(cat "$1")"
-}
-
-"$bin" check "$dir/pass.mlir" >"$tmp/pass.out" 2>&1
-rc=$?
-[ "$rc" -eq 0 ] || fail "pass.mlir exited with $rc: $(cat "$tmp/pass.out")"
-for case in "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)" "probe_loop (4 checks)" "print_values (0 checks)"; do
-  expect_line "$tmp/pass.out" "^PASS .*pass\.mlir:${case//(/\\(}"
-done
-expect_line "$tmp/pass.out" "^5 passed, 0 failed$"
+expect_all_pass "$dir/pass.mlir" "tuple_nested (3 checks)" "tuple_through_call (2 checks)" "composite_two_results (2 checks)" "probe_loop (4 checks)" "print_values (0 checks)"
 # interpreter.print writes as StableHLO's interpreter does: the value's name, type, nested rows.
 printed=$(grep -A22 '^%m = ' "$tmp/pass.out" | grep -Ev '^PASS|passed, ')
 want='%m = tensor<2x2xi8> {
@@ -81,8 +63,4 @@ for part in "$tmp"/part*.mlir; do
   fi
 done
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "interpreter ops: all cases as expected"
+finish "interpreter ops"

@@ -1,0 +1,40 @@
+# Shared by the tests/interp scripts that run `hlorun check` on a data folder and match its lines
+# (test_check_ops.sh, test_interp_ops.sh); sourced, not run. Needs $bin; sets $tmp (removed at
+# exit) and counts failures in $failures.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+# fail MESSAGE: records one failure.
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# expect_line FILE PATTERN: FILE must hold a line matching the extended regex PATTERN.
+expect_line() {
+  grep -Eq "$2" "$1" || fail "no line matching '$2' in: $(cat "$1")"
+}
+
+# expect_all_pass FILE.mlir CASE...: `hlorun check FILE.mlir` exits 0 with a PASS line for each
+# case ("name (N checks)") and the closing "N passed, 0 failed"; its output stays in $tmp/pass.out.
+expect_all_pass() {
+  local file=$1 case rc
+  shift
+  "$bin" check "$file" >"$tmp/pass.out" 2>&1
+  rc=$?
+  [ "$rc" -eq 0 ] || fail "$(basename "$file") exited with $rc: $(cat "$tmp/pass.out")"
+  for case in "$@"; do
+    expect_line "$tmp/pass.out" "^PASS .*$(basename "$file" | sed 's/\./\\./'):${case//(/\\(}"
+  done
+  expect_line "$tmp/pass.out" "^$# passed, 0 failed$"
+}
+
+# finish WHAT: exits 1 with the count of failures, else says that WHAT are all as expected.
+finish() {
+  if [ "$failures" -ne 0 ]; then
+    echo "$failures failures" >&2
+    exit 1
+  fi
+  echo "$1: all cases as expected"
+}
