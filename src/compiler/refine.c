@@ -81,7 +81,7 @@ static const hr_tensor *operand_value(hc_ctx *c, const hr_value *v, int i) {
   if (!a) return NULL;
   hr_dtype t = a->u.dense.type.dtype;
   int64_t count = constant_count(a);
-  if (count < 0 || count > HC_MAX_VALUE_ELEMS || hr_dtype_is_float(t) || hr_dtype_is_complex(t) || t == HR_I1)
+  if (count < 0 || count > HC_MAX_VALUE_ELEMS || hr_dtype_is_real_float(t) || hr_dtype_is_complex(t) || t == HR_I1)
     return NULL;
   size_t es = hr_dtype_size(t);
   hr_tensor *tensor = &c->scratch.tensors[i];

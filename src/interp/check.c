@@ -30,7 +30,8 @@ static double close_tolerance(hr_dtype t) {
     case HR_BF16: return 1e-2;
     case HR_F32: case HR_C64: return 1e-6;
     case HR_F64: case HR_C128: return 1e-15;
-    default: return 0.0;
+    case HR_TF32: return 1e-3; /* f16's 10 mantissa bits */
+    default: return hr_dtype_is_narrow_float(t) ? 1e-1 : 0.0; /* JAX's tolerance for float8 */
   }
 }
 
@@ -42,8 +43,10 @@ static bool reals_match(double a, double e, const match *m) {
   return fabs(a - e) <= m->abs_tol + m->rel_tol * fabs(e);
 }
 
-/* The raw bits of part `part` (0 real, 1 imaginary) of float or complex element i. */
+/* The raw bits of part `part` (0 real, 1 imaginary) of float or complex element i (a narrow
+ * float's bit pattern: hr_float_pattern_bits wide). */
 static uint64_t float_bits(hr_dtype t, const void *data, int64_t i, int part) {
+  if (hr_dtype_is_narrow_float(t)) return hr_float_load_pattern(t, (const char *)data + (size_t)i * hr_dtype_size(t));
   bool cplx = hr_dtype_is_complex(t);
   size_t size = cplx ? hr_dtype_size(t) / 2 : hr_dtype_size(t);
   uint64_t bits = 0;
@@ -68,7 +71,7 @@ static uint64_t ulp_difference(uint64_t fb, double f, uint64_t gb, double g, int
 static uint64_t element_ulps(hr_dtype t, const void *a, int64_t i, const void *e, int64_t j) {
   if (!hr_dtype_is_complex(t))
     return ulp_difference(float_bits(t, a, i, 0), hr_load_float(t, a, i), float_bits(t, e, j, 0),
-                          hr_load_float(t, e, j), hr_dtype_bits(t));
+                          hr_load_float(t, e, j), hr_float_pattern_bits(t));
   hr_c128 x = hr_load_complex(t, a, i), y = hr_load_complex(t, e, j);
   int width = hr_dtype_bits(t) / 2;
   uint64_t re = ulp_difference(float_bits(t, a, i, 0), x.re, float_bits(t, e, j, 0), y.re, width);
@@ -95,7 +98,7 @@ static void format_element(hr_dtype t, const void *data, int64_t i, char *buf, s
   if (hr_dtype_is_complex(t)) {
     hr_c128 c = hr_load_complex(t, data, i);
     snprintf(buf, cap, "(%.9g, %.9g)", c.re, c.im);
-  } else if (hr_dtype_is_float(t)) {
+  } else if (hr_dtype_is_real_float(t)) {
     snprintf(buf, cap, "%.9g", hr_load_float(t, data, i));
   } else if (t == HR_U64) {
     snprintf(buf, cap, "%llu", (unsigned long long)hr_load_int(t, data, i));
@@ -209,7 +212,7 @@ hr_status hr_check_custom_call(const hr_op *op, const char *target, hr_tensor *c
     if (n_operands != 2 || n_results != 1 || results[0]->dtype != HR_I1 || hr_tensor_num_elements(results[0]) != 1)
       return hr_op_error(op, HR_VERIFY_ERROR, "check.eq takes two operands and returns tensor<i1>");
     HR_TRY(expected_from_tensor(op, target, operands[0], operands[1], &ex));
-    bool fp = hr_dtype_is_float(ex.dtype) || hr_dtype_is_complex(ex.dtype);
+    bool fp = hr_dtype_is_real_float(ex.dtype) || hr_dtype_is_complex(ex.dtype);
     match m = target_match(fp ? TARGET_ALMOST : TARGET_EQ, ex.dtype);
     HR_TRY(compare(op, target, operands[0], &ex, &m, false, &equal));
     ((uint8_t *)results[0]->data)[0] = equal;

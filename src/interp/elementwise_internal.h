@@ -26,7 +26,7 @@ typedef enum ew_kind {
   EW_BOOL = 1u << 0,    /* i1 */
   EW_SINT = 1u << 1,    /* i2 .. i64 */
   EW_UINT = 1u << 2,    /* ui2 .. ui64 */
-  EW_FLOAT = 1u << 3,   /* f16, bf16, f32, f64 */
+  EW_FLOAT = 1u << 3,   /* f16, bf16, f32, f64 and the narrow types (f8*, f6*, f4*, tf32) */
   EW_COMPLEX = 1u << 4, /* complex<f32>, complex<f64> */
 } ew_kind;
 

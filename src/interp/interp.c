@@ -281,7 +281,7 @@ static const char *unsupported_type(const hr_type *t, char *buf, size_t cap) {
     return buf;
   }
   if (t->kind != HR_TYPE_TENSOR) return NULL;
-  if (!t->quant && !hr_dtype_is_narrow_float(t->dtype) && t->dtype != HR_INDEX) return NULL;
+  if (!t->quant && t->dtype != HR_INDEX) return NULL;
   hr_type_format(t, buf, cap);
   return buf;
 }

@@ -30,7 +30,7 @@ static hr_status check_len(const hr_op *op, const char *what, int n, int rank) {
 
 /* Stores the number `v` as element 0 of `p` in element type `t`. */
 static void store_number(hr_dtype t, void *p, int64_t v) {
-  if (hr_dtype_is_float(t)) {
+  if (hr_dtype_is_real_float(t)) {
     hr_store_float(t, p, 0, (double)v);
   } else if (hr_dtype_is_complex(t)) {
     hr_c128 c = {(double)v, 0.0};

@@ -176,6 +176,11 @@ static uint64_t order_key(hr_dtype t, const void *data, int64_t i) {
     case HR_F32: bits = ((const uint32_t *)data)[i]; sign = 1ull << 31; break;
     case HR_F64: bits = ((const uint64_t *)data)[i]; sign = 1ull << 63; break;
     default:
+      if (hr_dtype_is_narrow_float(t)) { /* its exact double orders alike (compare's total order) */
+        bits = hr_f64_bits(hr_load_float(t, data, i));
+        sign = 1ull << 63;
+        break;
+      }
       if (hr_dtype_is_signed_int(t)) return (uint64_t)hr_load_int(t, data, i) ^ (1ull << 63);
       return (uint64_t)hr_load_int(t, data, i);
   }

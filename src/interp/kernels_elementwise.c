@@ -11,7 +11,7 @@ ew_kind ew_kind_of(hr_dtype t) {
   if (t == HR_I1) return EW_BOOL;
   if (hr_dtype_is_signed_int(t)) return EW_SINT;
   if (hr_dtype_is_unsigned_int(t)) return EW_UINT;
-  if (hr_dtype_is_float(t)) return EW_FLOAT;
+  if (hr_dtype_is_real_float(t)) return EW_FLOAT;
   if (hr_dtype_is_complex(t)) return EW_COMPLEX;
   return 0;
 }

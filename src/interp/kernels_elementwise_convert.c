@@ -1,6 +1,7 @@
 /* convert and bitcast_convert.
  *
- * convert between any two of the 19 element types:
+ * convert between any two element types (the narrow floats decode exactly to double and round
+ * from it once, as MLIR's APFloat converts; base/minifloat.h):
  *   to i1            value != 0 (NaN is true); complex sources use their real part;
  *   int -> int       the low bits (wraparound);
  *   int -> float     rounded to nearest even, directly from the integer;
@@ -213,28 +214,23 @@ static hr_status bitcast_check_shapes(const hr_op *op, const hr_tensor *x, const
   return NULL;
 }
 
-/* The raw bits of element i (at most 64 bits wide), zero-extended. */
+/* The raw bits of element i (at most 64 bits wide), zero-extended: a float's bit pattern (f4/f6:
+ * the low 4/6 bits of its byte; tf32: the 19 bits above the 13 ignored ones). */
 static uint64_t raw_bits(hr_dtype t, const void *data, int64_t i) {
-  switch (t) {
-    case HR_F16: case HR_BF16: return ((const uint16_t *)data)[i];
-    case HR_F32: return ((const uint32_t *)data)[i];
-    case HR_F64: return ((const uint64_t *)data)[i];
-    default: return ew_load_bits(t, data, i) & ew_low_mask(hr_dtype_bits(t));
-  }
+  if (hr_dtype_is_real_float(t)) return hr_float_load_pattern(t, (const char *)data + (size_t)i * hr_dtype_size(t));
+  return ew_load_bits(t, data, i) & ew_low_mask(hr_dtype_bits(t));
 }
 
-/* Stores raw bits as element i (at most 64 bits wide). */
+/* Stores raw bits (the low hr_dtype_bits of v) as element i (at most 64 bits wide). */
 static void store_raw_bits(hr_dtype t, void *data, int64_t i, uint64_t v) {
-  switch (t) {
-    case HR_F16: case HR_BF16: ((uint16_t *)data)[i] = (uint16_t)v; break;
-    case HR_F32: ((uint32_t *)data)[i] = (uint32_t)v; break;
-    case HR_F64: ((uint64_t *)data)[i] = v; break;
-    default: ew_store_bits(t, data, i, v); break;
-  }
+  if (hr_dtype_is_real_float(t))
+    hr_float_store_pattern(t, v & ew_low_mask(hr_dtype_bits(t)), (char *)data + (size_t)i * hr_dtype_size(t));
+  else
+    ew_store_bits(t, data, i, v);
 }
 
-/* Bit-level repacking for element types that are not whole bytes (i1, i2, i4, ui2, ui4): the
- * elements of the narrow side are the little-endian pieces of the wide side's elements. */
+/* Bit-level repacking for element types that are not whole bytes (i1, i2, i4, ui2, ui4, f4, f6,
+ * tf32): the elements of the narrow side are the little-endian pieces of the wide side's elements. */
 static void bitcast_repack(const hr_tensor *x, hr_tensor *r, int in_bits, int out_bits) {
   int64_t n_out = hr_tensor_num_elements(r);
   if (in_bits >= out_bits) {

@@ -178,6 +178,8 @@ hr_status ew_kernel_next_after(hr_interp *in, const hr_op *op, hr_tensor *const 
   HR_TRY(ew_check_arity(op, 2));
   hr_tensor *r = results[0];
   HR_TRY(ew_check_kind(op, r->dtype, EW_FLOAT));
+  if (hr_dtype_is_narrow_float(r->dtype)) /* their NaN, -0 and infinity encodings vary */
+    return hr_op_error(op, HR_UNIMPLEMENTED, "next_after is not implemented for %s", hr_dtype_name(r->dtype));
   HR_TRY(ew_check_operand(op, operands, 0, r->dtype, r, false));
   HR_TRY(ew_check_operand(op, operands, 1, r->dtype, r, false));
   float_format f = format_of(r->dtype);
@@ -224,6 +226,39 @@ static uint64_t reduce_precision_bits(float_format f, uint64_t bits, int64_t exp
   return v;
 }
 
+/* The exponent field width of a narrow float type (f8E8M0FNU: all 8 bits). */
+static int narrow_exponent_bits(hr_dtype t) {
+  switch (t) {
+    case HR_F8E5M2: case HR_F8E5M2FNUZ: return 5;
+    case HR_F8E3M4: case HR_F6E3M2FN: return 3;
+    case HR_F8E8M0FNU: case HR_TF32: return 8;
+    case HR_F4E2M1FN: case HR_F6E2M3FN: return 2;
+    default: return 4; /* the f8E4M3 types */
+  }
+}
+
+/* reduce_precision on a narrow float type (f8/f6/f4, tf32), by value: each element's exact double
+ * reduced as an f64 (the bit rule above: the result's value does not depend on the source
+ * format's width, only on its exponent and mantissa), then stored in the type (exact unless the
+ * result is beyond the type's range, which then rounds as a convert does: infinity, NaN or the
+ * largest finite value by the type's rules). The exponent range is reduced only when
+ * `exponent_bits` is below the type's own, as the bit rule does for the other types (so that the
+ * type's own format is the identity, its subnormals kept). This is the spec's "convert to a format
+ * of exponent_bits/mantissa_bits and back" (with that format's subnormals flushed, as for every
+ * other type). The reference interpreter applies the bit rule to the narrow type's own bits
+ * instead, which agrees for normal values of the IEEE-like types (f8E5M2, f8E4M3, f8E3M4, tf32) but
+ * carries into the sign bit or yields an arbitrary finite value as "infinity" where the all-ones
+ * exponent is finite (FN, FNUZ, f4/f6, E8M0). */
+static void reduce_precision_narrow(hr_dtype t, const void *x, void *out, int64_t n, int64_t exponent_bits,
+                                    int64_t mantissa_bits) {
+  float_format f64 = format_of(HR_F64);
+  if (exponent_bits >= narrow_exponent_bits(t)) exponent_bits = f64.exponent_bits;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t bits = hr_f64_bits(hr_load_float(t, x, i));
+    hr_store_float(t, out, i, hr_bits_f64(reduce_precision_bits(f64, bits, exponent_bits, mantissa_bits)));
+  }
+}
+
 hr_status ew_kernel_reduce_precision(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                                      hr_tensor **results) {
   (void)in;
@@ -238,9 +273,13 @@ hr_status ew_kernel_reduce_precision(hr_interp *in, const hr_op *op, hr_tensor *
     return hr_op_error(op, HR_VERIFY_ERROR,
                        "exponent_bits must be >= 1 and mantissa_bits >= 0 (have %lld, %lld)",
                        (long long)exponent_bits, (long long)mantissa_bits);
-  float_format f = format_of(r->dtype);
   const void *x = operands[0]->data;
   int64_t n = hr_tensor_num_elements(r);
+  if (hr_dtype_is_narrow_float(r->dtype)) {
+    reduce_precision_narrow(r->dtype, x, r->data, n, exponent_bits, mantissa_bits);
+    return NULL;
+  }
+  float_format f = format_of(r->dtype);
   for (int64_t i = 0; i < n; i++)
     store_float_bits(r->dtype, r->data, i,
                      reduce_precision_bits(f, load_float_bits(r->dtype, x, i), exponent_bits,

@@ -59,12 +59,15 @@ static bool direction_holds(cmp_dir dir, int c, bool unordered) {
   return false;
 }
 
-/* The raw bits of a real float element, sign-extended from its width. */
+/* The raw bits of a real float element, sign-extended from its width. A narrow float (f8/f6/f4,
+ * tf32: formats whose NaN and -0 encodings vary) gives the bits of its exact double value, which
+ * orders them alike: decoding keeps the sign of zeros and NaNs and the order of NaN payloads. */
 static uint64_t float_bits(hr_dtype t, const void *data, int64_t i) {
   switch (t) {
     case HR_F16: case HR_BF16: return ew_sign_extend(((const uint16_t *)data)[i], 16);
     case HR_F32: return ew_sign_extend(((const uint32_t *)data)[i], 32);
-    default: return ((const uint64_t *)data)[i];
+    case HR_F64: return ((const uint64_t *)data)[i];
+    default: return hr_f64_bits(hr_load_float(t, data, i));
   }
 }
 
@@ -72,7 +75,8 @@ static uint64_t float_bits(hr_dtype t, const void *data, int64_t i) {
  * Negative values have their magnitude bits flipped so that larger magnitudes sort lower. */
 static uint64_t total_order_key(hr_dtype t, const void *data, int64_t i) {
   uint64_t bits = float_bits(t, data, i);
-  if ((bits >> 63) != 0) bits ^= ew_low_mask(hr_dtype_bits(t)) >> 1;
+  int width = hr_dtype_is_narrow_float(t) ? 64 : hr_dtype_bits(t);
+  if ((bits >> 63) != 0) bits ^= ew_low_mask(width) >> 1;
   return bits;
 }
 

@@ -127,7 +127,7 @@ static int64_t saturate_to_int(hr_dtype to, double v) {
 static void store_from_complex(hr_dtype to, double re, double im, void *dst) {
   if (hr_dtype_is_complex(to)) {
     hr_store_complex(to, dst, 0, (hr_c128){re, im});
-  } else if (hr_dtype_is_float(to)) {
+  } else if (hr_dtype_is_real_float(to)) {
     hr_store_float(to, dst, 0, re);
   } else if (to == HR_I1) {
     hr_store_int(to, dst, 0, re != 0 || im != 0);
@@ -142,14 +142,14 @@ void hr_red_convert_scalar(hr_dtype from, const void *src, hr_dtype to, void *ds
   } else if (hr_dtype_is_complex(from)) {
     hr_c128 c = hr_load_complex(from, src, 0);
     store_from_complex(to, c.re, c.im, dst);
-  } else if (hr_dtype_is_float(from)) {
+  } else if (hr_dtype_is_real_float(from)) {
     store_from_complex(to, hr_load_float(from, src, 0), 0.0, dst);
   } else {
     int64_t v = hr_load_int(from, src, 0);
     bool is_unsigned = hr_dtype_is_unsigned_int(from) || from == HR_I1;
     if (to == HR_I1) {
       hr_store_int(to, dst, 0, v != 0);
-    } else if (!hr_dtype_is_float(to) && !hr_dtype_is_complex(to)) {
+    } else if (!hr_dtype_is_real_float(to) && !hr_dtype_is_complex(to)) {
       hr_store_int(to, dst, 0, v);
     } else if (to == HR_F32) {
       float f = is_unsigned ? (float)(uint64_t)v : (float)v;

@@ -3,7 +3,9 @@
 # with exactly as many passing checks as it contains check.* calls. The programs cover edge cases
 # the conformance corpus misses: integer overflow, division by zero, shifts, NaN and infinity
 # handling, f16/bf16 rounding, every class of convert, bitcast_convert, complex math, the chlo
-# special functions, and empty tensors.
+# special functions, empty tensors, and the narrow types: every f8/f6/f4 type and tf32, i2 and ui2
+# (narrow_float*.mlir and subbyte_i2.mlir, written with their expected values by
+# narrow_type_cases.py).
 set -u
 
 bin="${HLORUN_BIN:?HLORUN_BIN must name the hlorun binary}"
