@@ -40,6 +40,36 @@ TEST(write_then_read_every_dtype) {
   unlink(path);
 }
 
+/* The narrow floats: f8/f6/f4 bytes written as '|V1' (ml_dtypes' descriptor), which reading refuses
+ * as ambiguous; tf32 written as the '<f4' of the same values. */
+TEST(narrow_floats) {
+  char path[] = "/tmp/hlorun_npyXXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  hr_shape shape = {1, {4}};
+  hr_tensor *t, *back = NULL;
+  CHECK_OK(hr_tensor_create(NULL, HR_F8E4M3FN, &shape, 0, &t));
+  memcpy(t->data, "8@¸", 4); /* 1, 2, -1, NaN */
+  CHECK_OK(hr_npy_write_file(path, t));
+  hr_status s = hr_npy_read_file(path, NULL, 0, &back);
+  CHECK_EQ_INT(hr_status_code(s), HR_UNIMPLEMENTED);
+  CHECK(back == NULL && s && strstr(hr_status_message(s), "'|V1'") != NULL);
+  hr_status_free(s);
+  hr_tensor_free(t);
+  CHECK_OK(hr_tensor_create(NULL, HR_TF32, &shape, 0, &t));
+  const float vals[4] = {1.0f, -2.5f, 0.0078125f, 65536.0f}; /* each a tf32 value */
+  memcpy(t->data, vals, sizeof vals);
+  CHECK_OK(hr_npy_write_file(path, t));
+  CHECK_OK(hr_npy_read_file(path, NULL, 0, &back));
+  if (back) {
+    CHECK_EQ_INT(back->dtype, HR_F32);
+    CHECK(back->nbytes == sizeof vals && memcmp(back->data, vals, sizeof vals) == 0);
+    hr_tensor_free(back);
+  }
+  hr_tensor_free(t);
+  unlink(path);
+}
+
 TEST(reads_scalars_and_python_formats) {
   unsigned char buf[256];
   float v = 2.5f;
@@ -109,6 +139,7 @@ TEST(truncations_never_crash) {
 
 int main(void) {
   RUN(write_then_read_every_dtype);
+  RUN(narrow_floats);
   RUN(reads_scalars_and_python_formats);
   RUN(rejects_bad_files);
   RUN(truncations_never_crash);

@@ -3,7 +3,12 @@
  * dtype mapping: '|b1' <-> i1, '|i1' <-> i8, '<i2' <-> i16, '<i4' <-> i32, '<i8' <-> i64, '|u1' <-> ui8,
  * '<u2' <-> ui16, '<u4' <-> ui32, '<u8' <-> ui64, '<f2' <-> f16, '<f4' <-> f32, '<f8' <-> f64,
  * '<c8' <-> complex<f32>, '<c16' <-> complex<f64>, and '|V2' (how ml_dtypes' bfloat16 arrays are
- * saved) <-> bf16. Sub-byte integers are written one per byte as i1/u1 and read back as i8/ui8. */
+ * saved) <-> bf16. Sub-byte integers are written one per byte as i1/u1 and read back as i8/ui8.
+ * The narrow floats: tf32 is written as '<f4' (its memory form is the float32 of the same value)
+ * and read back as f32; the f8/f6/f4 types are written as '|V1', the descriptor np.save gives every
+ * one-byte ml_dtypes array (float8_*, float6_*, float4_e2m1fn, int2, int4: `np.load(f).view(
+ * ml_dtypes.float8_e4m3fn)` reads them back), which is therefore refused on read: it does not say
+ * which type the bytes hold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +36,9 @@ static const char *descr_for(hr_dtype t) {
     case HR_I2: case HR_I4: return "|i1";
     case HR_U2: case HR_U4: return "|u1";
     case HR_INDEX: return "<i8"; /* numpy has no index type: its 64-bit integers */
-    default: break;
+    case HR_TF32: return "<f4";
+    default: if (hr_dtype_is_narrow_float(t)) return "|V1"; /* one byte each, as ml_dtypes stores them */
+      break;
   }
   for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0]; i++)
     if (npy_dtypes[i].dtype == t) return npy_dtypes[i].descr;
@@ -109,6 +116,10 @@ static hr_status parse_header(const char *text, size_t len, hr_dtype *dtype, hr_
     if (strcmp(key, "descr") == 0) {
       if (!read_string(&c, descr, sizeof descr)) return hr_error(HR_UNIMPLEMENTED, "npy: structured dtypes are not supported");
       *dtype = HR_DTYPE_INVALID;
+      if (strcmp(descr + 1, "V1") == 0)
+        return hr_error(HR_UNIMPLEMENTED,
+                        "npy dtype '%s' is a one-byte ml_dtypes type (float8_*, float6_*, float4_e2m1fn, int2, "
+                        "int4) that the file does not name; save it as .view(np.uint8) instead", descr);
       for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0]; i++)
         if (strcmp(npy_dtypes[i].descr, descr) == 0) *dtype = npy_dtypes[i].dtype;
       if (*dtype == HR_DTYPE_INVALID) return hr_error(HR_UNIMPLEMENTED, "npy dtype '%s' is not supported", descr);

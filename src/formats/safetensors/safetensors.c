@@ -1,7 +1,11 @@
 /* .safetensors files: an 8-byte little-endian header length, a JSON header mapping tensor names to
  * {dtype, shape, data_offsets}, then the raw little-endian data. The file is mapped and tensors
  * point into the mapping; a file whose data section is not 8-byte aligned is copied into an
- * aligned heap buffer instead. */
+ * aligned heap buffer instead.
+ *
+ * The 8-bit float dtypes are PyTorch's: F8_E5M2 <-> f8E5M2, F8_E4M3 <-> f8E4M3FN (float8_e4m3fn),
+ * F8_E8M0 <-> f8E8M0FNU (float8_e8m0fnu), one byte each. F4 and F6_E2M3/F6_E3M2 pack their 4- and
+ * 6-bit elements into bytes, while hlorun holds one element per byte: they are refused, by name. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +23,13 @@ static const struct {
     {"BOOL", HR_I1},   {"I8", HR_I8},   {"I16", HR_I16}, {"I32", HR_I32}, {"I64", HR_I64},
     {"U8", HR_U8},     {"U16", HR_U16}, {"U32", HR_U32}, {"U64", HR_U64}, {"F16", HR_F16},
     {"BF16", HR_BF16}, {"F32", HR_F32}, {"F64", HR_F64}, {"C64", HR_C64},
+    {"F8_E5M2", HR_F8E5M2}, {"F8_E4M3", HR_F8E4M3FN}, {"F8_E8M0", HR_F8E8M0FNU},
 };
+
+/* Whether `name` is one of safetensors' bit-packed sub-byte dtypes. */
+static bool is_packed_dtype(const char *name) {
+  return strcmp(name, "F4") == 0 || strcmp(name, "F6_E2M3") == 0 || strcmp(name, "F6_E3M2") == 0;
+}
 
 /* The safetensors name of an hlorun type, or NULL. */
 static const char *name_of(hr_dtype t) {
@@ -42,6 +52,10 @@ static hr_status add_entry(const char *path, const char *name, json_t *info, uns
   if (!json_is_string(dtype) || !json_is_array(shape) || !json_is_array(offsets) || json_array_size(offsets) != 2)
     return hr_error(HR_PARSE_ERROR, "%s: tensor '%s': malformed header entry", path, name);
   hr_dtype t = dtype_of(json_string_value(dtype));
+  if (is_packed_dtype(json_string_value(dtype)))
+    return hr_error(HR_UNIMPLEMENTED,
+                    "%s: tensor '%s': dtype %s packs several elements per byte, which hlorun does not read "
+                    "(it holds f4/f6 values one per byte)", path, name, json_string_value(dtype));
   if (t == HR_DTYPE_INVALID)
     return hr_error(HR_UNIMPLEMENTED, "%s: tensor '%s': dtype %s is not supported", path, name, json_string_value(dtype));
   if (json_array_size(shape) > HR_MAX_RANK)
