@@ -116,7 +116,9 @@ static float to_float(double v) {
 
 /* Reads a float element: any number, NaN or +-Inf(inity). As in TensorFlow Serving (a double cast
  * to float), a value beyond the input type's range becomes an infinity; a finite token beyond a
- * double's range is RapidJSON's parse error. */
+ * double's range is RapidJSON's parse error. The narrow floats (f8/f6/f4, tf32) take the number
+ * rounded as a convert from f64 rounds it (overflow, infinity and NaN by the type's rules:
+ * base/minifloat.h). */
 static hr_status put_float(srv_json *r, hr_dtype t, hr_strbuf *out) {
   srv_json_num n;
   HR_TRY(srv_json_number(r, &n));
@@ -125,11 +127,13 @@ static hr_status put_float(srv_json *r, hr_dtype t, hr_strbuf *out) {
     r->p = n.text;
     return srv_json_error(r, "Number too big to be stored in double.");
   }
-  uint64_t bits;
+  uint64_t bits = 0;
   if (t == HR_F64)
     bits = hr_f64_bits(v);
   else if (t == HR_F32)
     bits = hr_f32_bits(to_float(v));
+  else if (hr_dtype_is_narrow_float(t))
+    hr_narrow_float_store(t, v, &bits); /* rounded to nearest even as a convert does (little-endian) */
   else
     bits = t == HR_F16 ? hr_f64_to_f16(v) : hr_f64_to_bf16(v);
   put_bytes(out, bits, hr_dtype_size(t));
@@ -146,7 +150,7 @@ hr_status srv_predict_read_element(srv_json *r, const char *name, hr_dtype t, hr
     return NULL;
   }
   if (k != SRV_JSON_NUMBER) return type_error(r, name, t, k);
-  if (hr_dtype_is_float(t)) return put_float(r, t, out);
+  if (hr_dtype_is_real_float(t)) return put_float(r, t, out);
   if (hr_dtype_is_signed_int(t) || hr_dtype_is_unsigned_int(t)) return put_int(r, name, t, out);
   return hr_error(HR_UNIMPLEMENTED, "input '%s': %s elements cannot be given in JSON", name, hr_dtype_name(t));
 }

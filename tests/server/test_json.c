@@ -410,6 +410,33 @@ TEST(typed_requests_are_checked) {
   parse_fails(&t, "{\"instances\": [1, 2]}", HR_INVALID_ARGUMENT, "expecting list of objects");
 }
 
+/* Narrow float inputs: JSON numbers rounded to the type (ties to even, overflow by its rules). */
+TEST(narrow_float_inputs_are_rounded) {
+  test_sig t;
+  memset(&t, 0, sizeof t);
+  static const int64_t dims[] = {HR_DYNAMIC};
+  add_spec(t.inputs, &t.sig.n_inputs, "e4m3", HR_F8E4M3FN, 1, dims);
+  add_spec(t.inputs, &t.sig.n_inputs, "f4", HR_F4E2M1FN, 1, dims);
+  add_spec(t.inputs, &t.sig.n_inputs, "tf32", HR_TF32, 1, dims);
+  add_spec(t.outputs, &t.sig.n_outputs, "y", HR_F32, 1, dims);
+  t.sig.inputs = t.inputs;
+  t.sig.outputs = t.outputs;
+  srv_predict_request req;
+  /* e4m3: 1.0625 ties to 1 (0x38), 1.1875 ties to 1.25 (0x3a), 1000 overflows to NaN (0x7f), -0.0;
+     f4: 2.5 ties to 2 (0x4), 7 saturates to 6 (0x7), -0.25 ties to -0 (0x8), 5 ties to 4 (0x6);
+     tf32: 1 + 2^-11 ties to 1, 1 + 3 * 2^-11 rounds up to 1 + 2^-9 */
+  parse_ok(&t,
+           "{\"inputs\": {\"e4m3\": [1.0625, 1.1875, 1000, -0.0], \"f4\": [2.5, 7, -0.25, 5], "
+           "\"tf32\": [1.00048828125, 1.00146484375, 1, 1]}}",
+           &req);
+  if (!req.inputs) return;
+  CHECK(memcmp(req.inputs[0]->data, "\x38\x3a\x7f\x80", 4) == 0);
+  CHECK(memcmp(req.inputs[1]->data, "\x04\x07\x08\x06", 4) == 0);
+  const uint32_t *tf = req.inputs[2]->data;
+  CHECK(tf[0] == 0x3f800000u && tf[1] == 0x3f804000u);
+  srv_predict_request_free(&req);
+}
+
 TEST(scalar_inputs_only_in_columnar_format) {
   test_sig t;
   memset(&t, 0, sizeof t);
@@ -626,6 +653,7 @@ int main(void) {
   RUN(malformed_requests_are_rejected);
   RUN(lenient_like_tensorflow_serving);
   RUN(typed_requests_are_checked);
+  RUN(narrow_float_inputs_are_rounded);
   RUN(scalar_inputs_only_in_columnar_format);
   RUN(limits_are_enforced);
   RUN(corrupted_requests_never_crash);
