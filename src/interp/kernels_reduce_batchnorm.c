@@ -23,7 +23,7 @@ static int64_t feature_of(const bn_geom *g, int64_t i) { return i / g->inner % g
 
 /* Reads feature_index and epsilon for an operand, and checks the operand type. */
 static hr_status read_geom(const hr_op *op, const hr_tensor *x, bn_geom *g) {
-  if (!hr_dtype_is_float(x->dtype)) return hr_op_error(op, HR_VERIFY_ERROR, "operand must be a float tensor");
+  if (!hr_dtype_is_real_float(x->dtype)) return hr_op_error(op, HR_VERIFY_ERROR, "operand must be a float tensor");
   int64_t fi;
   HR_TRY(hr_op_attr_i64(op, "feature_index", &fi));
   if (fi < 0 || fi >= x->shape.rank)

@@ -58,9 +58,16 @@ static void philox4x32(uint32_t k0, uint32_t k1, uint32_t x[4]) {
 /* Output                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Stores the low bits of `bits` as element i of the output (raw bits for floats). */
+/* Stores the low bits of `bits` as element i of the output (raw bits for floats: a narrow float's
+ * 4, 6, 8 or 19-bit pattern). */
 static void store_bits(hr_tensor *out, int64_t i, uint64_t bits) {
-  switch (hr_dtype_size(out->dtype)) {
+  hr_dtype t = out->dtype;
+  if (hr_dtype_is_narrow_float(t)) {
+    uint64_t mask = ((uint64_t)1 << hr_float_pattern_bits(t)) - 1u;
+    hr_float_store_pattern(t, bits & mask, (unsigned char *)out->data + (size_t)i * hr_dtype_size(t));
+    return;
+  }
+  switch (hr_dtype_size(t)) {
     case 8: memcpy((unsigned char *)out->data + (size_t)i * 8, &bits, 8); break;
     case 4: ((uint32_t *)out->data)[i] = (uint32_t)bits; break;
     case 2: ((uint16_t *)out->data)[i] = (uint16_t)bits; break;

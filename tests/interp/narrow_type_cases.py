@@ -479,6 +479,30 @@ def ops_program():
                 else:
                     want.append("true" if fn(va.frac(), vb.frac()) else "false")
             p.expect(r, "tensor<%dxi1>" % n, want, "i1")
+        # is_finite over every code (tf32: the sample)
+        cs = codes(f)
+        x2, t2 = p.code_const(f, cs)
+        fin_t = "tensor<%dxi1>" % len(cs)
+        r = p.op("stablehlo.is_finite %s : (%s) -> %s" % (x2, t2, fin_t))
+        p.expect(r, fin_t, ["true" if decode(f, c).num() else "false" for c in cs], "i1")
+        # sort in total order (-0 before +0), and clamp between two values of the type
+        srt = sorted(set(a_cs) - set(nan), key=lambda c: (decode(f, c).frac(), not decode(f, c).neg))
+        xs, ts = p.code_const(f, sorted(set(a_cs) - set(nan)))
+        st = "tensor<%s>" % f
+        r = p.op(('"stablehlo.sort"(%s) ({\n    ^bb0(%%p: %s, %%q: %s):\n'
+                  '      %%lt = stablehlo.compare LT, %%p, %%q, TOTALORDER : (%s, %s) -> tensor<i1>\n'
+                  '      stablehlo.return %%lt : tensor<i1>\n'
+                  '    }) {dimension = 0 : i64, is_stable = true} : (%s) -> %s') % (xs, st, st, st, st, ts, ts))
+        p.observe(f, r, ts, srt)
+        lo_c, hi_c = sorted(fin, key=lambda c: decode(f, c).frac())[len(fin) // 3], sorted(fin, key=lambda c: decode(f, c).frac())[2 * len(fin) // 3]
+        lo, _ = p.code_const(f, [lo_c])
+        hi, _ = p.code_const(f, [hi_c])
+        los = p.op("stablehlo.reshape %s : (tensor<1x%s>) -> %s" % (lo, f, st))
+        his = p.op("stablehlo.reshape %s : (tensor<1x%s>) -> %s" % (hi, f, st))
+        r = p.op("stablehlo.clamp %s, %s, %s : (%s, %s, %s) -> %s" % (los, xs, his, st, ts, st, ts))
+        vlo, vhi = decode(f, lo_c).frac(), decode(f, hi_c).frac()
+        p.observe(f, r, ts, [lo_c if decode(f, c).frac() < vlo else hi_c if decode(f, c).frac() > vhi else c
+                             for c in sorted(set(a_cs) - set(nan))])
         # select picks bits unchanged
         pred = ["true" if i % 2 else "false" for i in range(n)]
         pc, pt = p.const("i1", pred)
