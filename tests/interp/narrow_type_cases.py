@@ -24,11 +24,13 @@ arithmetic (fractions.Fraction):
 Results are observed bit for bit: the f8 and f4 types bitcast to ui8/ui4, the f6 types and tf32
 (whose widths no integer type has) converted exactly to f64 and bitcast to ui64.
 
-  python3 tests/interp/narrow_type_cases.py   # rewrites the three files"""
+  python3 tests/interp/narrow_type_cases.py [--out DIR]   # rewrites the three files (default:
+                                                          # tests/interp/data_elementwise)"""
 import math
 import os
 import random
 import struct
+import sys
 from fractions import Fraction as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -639,8 +641,9 @@ def int_program():
 
 
 def main():
+    out = sys.argv[2] if len(sys.argv) == 3 and sys.argv[1] == "--out" else OUT
     for prog in (narrow_float_program(), ops_program(), int_program()):
-        with open(os.path.join(OUT, prog.name + ".mlir"), "w") as fh:
+        with open(os.path.join(out, prog.name + ".mlir"), "w") as fh:
             fh.write(prog.text())
 
 

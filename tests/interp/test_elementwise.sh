@@ -34,6 +34,14 @@ if [ "$count" -eq 0 ]; then
   fail "no programs found in $dir"
 fi
 
+# The generated programs are what their generator writes today.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+/usr/bin/python3 "$HLORUN_SOURCE_DIR/tests/interp/narrow_type_cases.py" --out "$tmp"
+for f in "$tmp"/*.mlir; do
+  cmp -s "$f" "$dir/$(basename "$f")" || fail "$(basename "$f") differs from what narrow_type_cases.py writes"
+done
+
 if [ "$failures" -ne 0 ]; then
   echo "$failures failures" >&2
   exit 1
