@@ -640,9 +640,23 @@ def int_program():
     return p
 
 
+def bitcast_program(p):
+    """f4 values pack two to a byte, least significant first, and an f8 splits into two f4s."""
+    q, qt = p.code_const("f4E2M1FN", [0x3, 0xA])
+    q2 = p.op("stablehlo.reshape %s : (%s) -> tensor<1x2xf4E2M1FN>" % (q, qt))
+    b = p.op("stablehlo.bitcast_convert %s : (tensor<1x2xf4E2M1FN>) -> tensor<1xui8>" % q2)
+    p.expect(b, "tensor<1xui8>", [str(0xA3)], "ui8")
+    e, et = p.code_const("f8E4M3FN", [0x5C])
+    s = p.op("stablehlo.bitcast_convert %s : (%s) -> tensor<1x2xf4E2M1FN>" % (e, et))
+    s2 = p.op("stablehlo.reshape %s : (tensor<1x2xf4E2M1FN>) -> tensor<2xf4E2M1FN>" % s)
+    p.observe("f4E2M1FN", s2, "tensor<2xf4E2M1FN>", [0xC, 0x5])
+
+
 def main():
     out = sys.argv[2] if len(sys.argv) == 3 and sys.argv[1] == "--out" else OUT
-    for prog in (narrow_float_program(), ops_program(), int_program()):
+    ops = ops_program()
+    bitcast_program(ops)
+    for prog in (narrow_float_program(), ops, int_program()):
         with open(os.path.join(out, prog.name + ".mlir"), "w") as fh:
             fh.write(prog.text())
 
