@@ -13,14 +13,12 @@
 /* ---------------------------------------------------------------------------------------------- */
 
 hr_red_acc hr_red_acc_for(hr_dtype result) {
+  /* the narrow floats' products and sums are exact in double far more often than in float; the
+     sum is rounded to the result type once */
+  if (hr_dtype_is_narrow_float(result)) return HR_RED_ACC_F64;
   switch (result) {
     case HR_F16: case HR_BF16: case HR_F32: return HR_RED_ACC_F32;
     case HR_F64: return HR_RED_ACC_F64;
-    /* the narrow floats' products and sums are exact in double far more often than in float; the
-       sum is rounded to the result type once */
-    case HR_F8E4M3FN: case HR_F8E5M2: case HR_F8E4M3FNUZ: case HR_F8E5M2FNUZ: case HR_F8E4M3B11FNUZ:
-    case HR_F8E3M4: case HR_F8E4M3: case HR_F8E8M0FNU: case HR_F4E2M1FN: case HR_F6E2M3FN:
-    case HR_F6E3M2FN: case HR_TF32: return HR_RED_ACC_F64;
     case HR_C64: return HR_RED_ACC_C64;
     case HR_C128: return HR_RED_ACC_C128;
     default: return HR_RED_ACC_INT;
