@@ -89,7 +89,12 @@ static inline void ew_store_bits(hr_dtype t, void *data, int64_t i, uint64_t v) 
 }
 
 /* Rounds a double result to the precision of a real element type and stores it. f16 and bf16
- * results are rounded to f32 first: XLA computes 16-bit floats in f32 and rounds back. */
+ * results are rounded to f32 first: XLA computes 16-bit floats in f32 and rounds back. The narrow
+ * floats (f8/f6/f4, tf32) are rounded once from the double, by their own rules (base/minifloat.h):
+ * StableHLO's reference interpreter computes + - * / in APFloat of the type, each result correctly
+ * rounded, and the double result of operands of at most p = 11 significant bits rounded to p bits
+ * is that same result, because double's 53 >= 2p + 2 bits make the second rounding innocuous
+ * (sqrt likewise); the transcendental functions it computes in double and rounds, as here. */
 static inline void ew_store_real(hr_dtype t, void *data, int64_t i, double v) {
   if (t == HR_F16)
     ((uint16_t *)data)[i] = hr_f32_to_f16((float)v);
