@@ -392,7 +392,7 @@ static hr_status make_steps(hr_executable *e) {
     for (int r = 0; r < op->n_results; r++) e->slots[slot_index(e, &op->results[r])].def = i;
     HR_TRY(hr_interp_check_types(op));
     e->steps[i].op = op;
-    e->steps[i].kernel = e->interp->kernels[op->code];
+    e->steps[i].kernel = hr_interp_kernel_for(e->interp, op);
     e->steps[i].kind = captures || produces_own_results(op->code) ? STEP_WRAPPED : STEP_REFERENCE;
     e->steps[i].scratch = -1;
     i++;
