@@ -54,6 +54,8 @@ const char *hri_type_problem(const hr_type *t);
 const char *hri_quant_problem(const hr_type *t);
 bool hri_uses_quant(const hr_op *op, const hr_type *operand_types);
 hr_status hri_infer_quantized(const hri_ctx *c, hri_rule rule);
+hr_status hri_infer_uniform_quantize(const hri_ctx *c);
+hr_status hri_infer_uniform_dequantize(const hri_ctx *c);
 
 /* ---- messages ---------------------------------------------------------------------------- */
 

@@ -133,7 +133,7 @@ static hr_type expressed_tensor(const hr_type *t) {
   return e;
 }
 
-/* Error naming a quantized value: operand #i (i >= 0) or the result (i < 0). */
+/* The name of a value in messages: operand #i (i >= 0) or the result (i < 0). */
 static const char *which(int i, char *buf, size_t cap) {
   if (i < 0) return "the result";
   snprintf(buf, cap, "operand #%d", i);
@@ -146,7 +146,7 @@ static const char *which(int i, char *buf, size_t cap) {
 
 /* uniform_quantize (C1, C2): a float or quantized operand, a quantized result of its shape whose
  * expressed type is the operand's float type; a requantization keeps the quantized dimension. */
-static hr_status infer_uniform_quantize(const hri_ctx *c) {
+hr_status hri_infer_uniform_quantize(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hr_type res;
   HR_TRY(hri_declared_tensor(c, 0, false, &res));
@@ -167,7 +167,7 @@ static hr_status infer_uniform_quantize(const hri_ctx *c) {
 }
 
 /* uniform_dequantize (C1, C2): a quantized operand, a result of its expressed type and shape. */
-static hr_status infer_uniform_dequantize(const hri_ctx *c) {
+hr_status hri_infer_uniform_dequantize(const hri_ctx *c) {
   HR_TRY(hri_want_tensor(c, 0));
   hri_tbuf b;
   if (!is_quantized(&c->in[0])) return hri_err(c, "operand #0 must be quantized, got %s", hri_type_str(&c->in[0], &b));
@@ -320,11 +320,7 @@ static hr_status infer_on_stored(const hri_ctx *c, hri_rule rule) {
 }
 
 hr_status hri_infer_quantized(const hri_ctx *c, hri_rule rule) {
-  switch (c->op->code) {
-    case HR_OP_UNIFORM_QUANTIZE: return infer_uniform_quantize(c);
-    case HR_OP_UNIFORM_DEQUANTIZE: return infer_uniform_dequantize(c);
-    default: break;
-  }
+  if (c->op->code == HR_OP_UNIFORM_QUANTIZE || c->op->code == HR_OP_UNIFORM_DEQUANTIZE) return rule(c);
   if (computes_on_values(c->op->code)) return infer_on_values(c, rule);
   return infer_on_stored(c, rule);
 }

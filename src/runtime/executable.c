@@ -72,6 +72,7 @@
 #include "base/limits.h"
 #include "base/mapping.h"
 #include "base/strbuf.h"
+#include "ir/infer.h"
 #include "interp/interp.h"
 #include "runtime/exec_internal.h"
 
@@ -747,6 +748,9 @@ static int32_t add_scratch(hr_executable *e, int i, int d, size_t bytes) {
 static hr_status try_kernel(hr_executable *e, int i, int d, hr_arena *tmp) {
   step *st = &e->steps[i];
   const hr_op *op = st->op;
+  /* A tensor of quantized values holds stored integers whose meaning is in the op's types, which a
+   * device kernel does not see: those ops run the interpreter's kernels (hr_interp_kernel_for). */
+  if (hr_quant_op_role(op) != HR_QUANT_NONE) return NULL;
   hr_device *dev = e->devices[d];
   const hr_tensor **operands = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *operands, 16);
   const hr_tensor **results = hr_arena_calloc(tmp, (size_t)op->n_results + 1, sizeof *results, 16);
