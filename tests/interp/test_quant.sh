@@ -3,9 +3,9 @@
 # checks (expected stored integers from the spec's formulas: ties to even, clamping to a narrowed
 # storage range, per-axis scales, ops on values, moves of stored integers, i32 products); every
 # part of data_quant/fail.mlir fails with the verifier error named here; data_quant/compiled.mlir
-# gives the expected values both compiled (the default of `hlorun run`, whose planner leaves
-# quantized ops to the interpreter's kernels) and interpreted; and, when ../shared is present, the
-# StableHLO interpreter's quantized_ops.mlir passes.
+# gives the expected values compiled (the default of `hlorun run`, whose planner leaves quantized
+# ops to the interpreter's kernels), interpreted and from MLIR bytecode; and, when ../shared is
+# present, the StableHLO interpreter's quantized_ops.mlir passes.
 set -u
 
 bin="${HLORUN_BIN:?HLORUN_BIN must name the hlorun binary}"
@@ -57,6 +57,13 @@ result 1: tensor<6xf32>
     got=$("$bin" run "$dir/compiled.mlir" $flag --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" 2>&1)
     [ "$got" = "$want" ] || fail "compiled.mlir run $mode gave: $got"
   done
+  # Through MLIR bytecode (VHLO's per-tensor and per-axis quantized types written and read back).
+  if "$bin" convert "$dir/compiled.mlir" "$tmp/compiled.mlirbc" >"$tmp/convert.out" 2>&1; then
+    got=$("$bin" run "$tmp/compiled.mlirbc" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" 2>&1)
+    [ "$got" = "$want" ] || fail "compiled.mlirbc gave: $got"
+  else
+    fail "compiled.mlir to bytecode: $(cat "$tmp/convert.out")"
+  fi
 else
   fail "make_inputs.mlir: $(cat "$tmp/make.out")"
 fi
