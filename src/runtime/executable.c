@@ -676,13 +676,15 @@ static hr_status materialise_arenas(hr_executable *e, size_t limit) {
 /* Aliases and fast kernels                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Makes the result of every reshape whose operand is not a runtime input an alias of the buffer
- * the operand uses (the first buffer of a chain of reshapes); its step then does nothing. A temp
- * aliased this way lives as long as its longest-living alias. */
+/* Makes the result of every reshape (but those requantizing, hr_quant_op_role) whose operand is not
+ * a runtime input an alias of the buffer the operand uses (the first buffer of a chain of
+ * reshapes); its step then does nothing. A temp aliased this way lives as long as its
+ * longest-living alias. */
 static void make_aliases(hr_executable *e) {
   for (int i = 0; i < e->n_steps; i++) {
     step *st = &e->steps[i];
     if (st->op->code != HR_OP_RESHAPE || st->kind != STEP_REFERENCE) continue;
+    if (hr_quant_op_role(st->op) == HR_QUANT_VALUES) continue; /* per-axis: its values are requantized */
     int32_t from = slot_index(e, st->op->operands[0]);
     if (from < 0) continue;
     if (e->slots[from].alias_of >= 0) from = e->slots[from].alias_of;

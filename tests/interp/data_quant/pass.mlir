@@ -183,3 +183,60 @@ func.func @reduce_sum() {
   check.expect_eq_const %o, dense<12> : tensor<i8>
   func.return
 }
+
+// -----
+
+// More moves of stored integers: pad (the padding value is stored 9), reverse, dynamic_slice; and
+// reduce_window, whose body takes the maximum of quantized scalars: windows of 2 over [1, 5, 3, 2]
+// from stored -100.
+func.func @pad_reverse_window() {
+  %s = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi8>
+  %n = stablehlo.constant dense<9> : tensor<i8>
+  %q = "stablehlo.bitcast_convert"(%s) : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %pv = "stablehlo.bitcast_convert"(%n) : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5>>
+  %p = "stablehlo.pad"(%q, %pv) {edge_padding_low = array<i64: 0, 1>, edge_padding_high = array<i64: 1, 0>, interior_padding = array<i64: 0, 0>} : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 0.5>>) -> tensor<3x3x!quant.uniform<i8:f32, 0.5>>
+  %r = "stablehlo.reverse"(%p) {dimensions = array<i64: 1>} : (tensor<3x3x!quant.uniform<i8:f32, 0.5>>) -> tensor<3x3x!quant.uniform<i8:f32, 0.5>>
+  %i = stablehlo.constant dense<1> : tensor<i32>
+  %d = "stablehlo.dynamic_slice"(%r, %i, %i) {slice_sizes = array<i64: 2, 2>} : (tensor<3x3x!quant.uniform<i8:f32, 0.5>>, tensor<i32>, tensor<i32>) -> tensor<2x2x!quant.uniform<i8:f32, 0.5>>
+  %o = "stablehlo.bitcast_convert"(%d) : (tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x2xi8>
+  check.expect_eq_const %o, dense<[[3, 9], [9, 9]]> : tensor<2x2xi8>
+  %ws = stablehlo.constant dense<[1, 5, 3, 2]> : tensor<4xi8>
+  %w = "stablehlo.bitcast_convert"(%ws) : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  %ls = stablehlo.constant dense<-100> : tensor<i8>
+  %lo = "stablehlo.bitcast_convert"(%ls) : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 0.5>>
+  %m = "stablehlo.reduce_window"(%w, %lo) ({
+  ^bb0(%x: tensor<!quant.uniform<i8:f32, 0.5>>, %y: tensor<!quant.uniform<i8:f32, 0.5>>):
+    %mx = "stablehlo.maximum"(%x, %y) : (tensor<!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 0.5>>) -> tensor<!quant.uniform<i8:f32, 0.5>>
+    "stablehlo.return"(%mx) : (tensor<!quant.uniform<i8:f32, 0.5>>) -> ()
+  }) {window_dimensions = array<i64: 2>} : (tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 0.5>>) -> tensor<3x!quant.uniform<i8:f32, 0.5>>
+  %mo = "stablehlo.bitcast_convert"(%m) : (tensor<3x!quant.uniform<i8:f32, 0.5>>) -> tensor<3xi8>
+  check.expect_eq_const %mo, dense<[5, 5, 3]> : tensor<3xi8>
+  func.return
+}
+
+// -----
+
+// A per-axis operand of add gives a result quantized along the same dimension: rows [1, 2] + 1
+// quantized by 0.5 (row 0) and 0.25 (row 1).
+func.func @add_per_axis() {
+  %sa = stablehlo.constant dense<[[2, 4], [4, 8]]> : tensor<2x2xi8>
+  %sb = stablehlo.constant dense<1> : tensor<2x2xi8>
+  %a = "stablehlo.bitcast_convert"(%sa) : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %b = "stablehlo.bitcast_convert"(%sb) : (tensor<2x2xi8>) -> tensor<2x2x!quant.uniform<i8:f32, 1.0>>
+  %r = "stablehlo.add"(%a, %b) : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>, tensor<2x2x!quant.uniform<i8:f32, 1.0>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %o = "stablehlo.bitcast_convert"(%r) : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2xi8>
+  check.expect_eq_const %o, dense<[[4, 6], [8, 12]]> : tensor<2x2xi8>
+  func.return
+}
+
+// -----
+
+// An f16 expressed type computes in f16: the scale 0.1 is 0.0999755859375, 3 * it rounds to
+// 0.2998046875 and -5 * it (-0.4998779296875, a tie) to -0.5.
+func.func @dequantize_f16() {
+  %s = stablehlo.constant dense<[3, -5]> : tensor<2xi8>
+  %q = "stablehlo.bitcast_convert"(%s) : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f16, 0.1>>
+  %x = "stablehlo.uniform_dequantize"(%q) : (tensor<2x!quant.uniform<i8:f16, 0.1>>) -> tensor<2xf16>
+  check.expect_eq_const %x, dense<[0.2998046875, -0.5]> : tensor<2xf16>
+  func.return
+}
