@@ -98,7 +98,8 @@ const char *hri_quant_problem(const hr_type *t) {
   const hr_quant *q = t->quant;
   if (!q) return NULL;
   if (q->n < 1 || !q->scales || !q->zero_points) return "malformed quantized type";
-  if (!hri_is_int(q->storage) || q->storage != t->dtype) return "quantized type with a storage type that is not an integer";
+  if (!hri_is_int(q->storage)) return "quantized type with a storage type that is not an integer";
+  if (q->storage != t->dtype) return "quantized type whose storage type is not the tensor's element type";
   if (!hr_dtype_is_float(q->expressed)) return "quantized type with an expressed type that is not a float";
   int64_t lo, hi;
   hr_dtype_int_range(q->storage, &lo, &hi);
@@ -289,15 +290,63 @@ static hr_status infer_on_values(const hri_ctx *c, hri_rule rule) {
 /* Ops on stored integers                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* Whether a per-axis result of broadcast_in_dim broadcasting a quantized dimension of size 1 has
+ * the operand's one scale and zero point everywhere (spec's broadcast_in_dim C6). */
+static bool broadcasts_one_scale(const hr_quant *from, const hr_quant *to) {
+  hr_quant base_from = *from, base_to = *to;
+  base_from.axis = base_to.axis = 0;
+  base_from.n = base_to.n = 1;
+  for (int32_t i = 0; i < to->n; i++) {
+    base_to.scales = &to->scales[i];
+    base_to.zero_points = &to->zero_points[i];
+    if (!hr_quant_equal(&base_from, &base_to)) return false;
+  }
+  return true;
+}
+
+/* The quantized dimension of a per-axis operand as transpose (C4) and broadcast_in_dim (C6) move
+ * it; other moves keep it. */
+static hr_status moved_axis(const hri_ctx *c, int64_t axis, int64_t *out) {
+  int64_t dims[HR_MAX_RANK];
+  int n = 0;
+  *out = axis;
+  if (c->op->code == HR_OP_BROADCAST_IN_DIM) {
+    HR_TRY(hri_attr_list(c, "broadcast_dimensions", true, dims, &n));
+    if (axis < n) *out = dims[axis];
+  } else if (c->op->code == HR_OP_TRANSPOSE) {
+    HR_TRY(hri_attr_list(c, "permutation", true, dims, &n));
+    for (int r = 0; r < n; r++)
+      if (dims[r] == axis) *out = r;
+  }
+  return NULL;
+}
+
+/* Whether operand #i, quantized, and the result have one element type, but where the spec lets a
+ * per-axis type's quantized dimension move (*ok). */
+static hr_status same_moved_type(const hri_ctx *c, int i, bool *ok) {
+  const hr_quant *from = c->in[i].quant, *to = c->op->results[0].type.quant;
+  *ok = to && same_but_axis(from, to);
+  if (!to || from->axis < 0 || to->axis < 0) return NULL;
+  int64_t axis;
+  HR_TRY(moved_axis(c, from->axis, &axis));
+  if (!*ok && c->op->code == HR_OP_BROADCAST_IN_DIM && from->n == 1) *ok = broadcasts_one_scale(from, to);
+  if (*ok && axis != to->axis)
+    return hri_err(c, "the result's quantized dimension must be %lld, where the operand's (%d) goes, got %d",
+                   (long long)axis, (int)from->axis, (int)to->axis);
+  return NULL;
+}
+
 /* An op moving elements (reshape, slice, pad, ...): every quantized operand has the result's
- * element type, but for the quantized dimension of a per-axis type; a quantized operand gives a
- * quantized result. */
+ * element type, but for the quantized dimension of a per-axis type, which must be where the op
+ * moves the operand's; a quantized operand gives a quantized result. */
 static hr_status check_moved(const hri_ctx *c) {
   const hr_type *res = &c->op->results[0].type;
   hri_tbuf b1, b2;
   for (int i = 0; i < c->op->n_operands; i++) {
     if (!is_quantized(&c->in[i])) continue;
-    if (!is_quantized(res) || !same_but_axis(c->in[i].quant, res->quant))
+    bool ok = false;
+    HR_TRY(same_moved_type(c, i, &ok));
+    if (!ok)
       return hri_err(c, "result type %s must have the element type of operand #%d (%s)", hri_type_str(res, &b1), i,
                      hri_type_str(&c->in[i], &b2));
   }

@@ -83,7 +83,7 @@ TEST(malformed_quantized_types) {
   CHECK_STR_CONTAINS(hri_quant_problem(&t), "expressed type that is not a float");
   q = quant(ok_scale, zps, 1, -1);
   t.dtype = HR_I16; /* not the storage type */
-  CHECK_STR_CONTAINS(hri_quant_problem(&t), "storage type");
+  CHECK_STR_CONTAINS(hri_quant_problem(&t), "not the tensor's element type");
 }
 
 int main(void) {

@@ -64,3 +64,8 @@ func.func @hybrid_quantized_result(%a: tensor<1x2xf32>, %b: tensor<2x2x!quant.un
   %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>} : (tensor<1x2xf32>, tensor<2x2x!quant.uniform<i8:f32, 0.5>>) -> tensor<1x2x!quant.uniform<i32:f32, 0.25>>
   func.return
 }
+// -----
+func.func @transpose_keeps_axis(%a: tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) {
+  %r = "stablehlo.transpose"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x2x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  func.return
+}

@@ -240,3 +240,15 @@ func.func @dequantize_f16() {
   check.expect_eq_const %x, dense<[0.2998046875, -0.5]> : tensor<2xf16>
   func.return
 }
+
+// -----
+
+// broadcast_in_dim of a per-axis dimension of size 1 repeats its one scale along the result's.
+func.func @broadcast_per_axis() {
+  %s = stablehlo.constant dense<[[1, 2]]> : tensor<1x2xi8>
+  %q = "stablehlo.bitcast_convert"(%s) : (tensor<1x2xi8>) -> tensor<1x2x!quant.uniform<i8:f32:0, {0.5:1}>>
+  %b = "stablehlo.broadcast_in_dim"(%q) {broadcast_dimensions = array<i64: 1, 0>} : (tensor<1x2x!quant.uniform<i8:f32:0, {0.5:1}>>) -> tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.5:1, 0.5:1}>>
+  %o = "stablehlo.bitcast_convert"(%b) : (tensor<2x3x!quant.uniform<i8:f32:1, {0.5:1, 0.5:1, 0.5:1}>>) -> tensor<2x3xi8>
+  check.expect_eq_const %o, dense<[[1, 1, 1], [2, 2, 2]]> : tensor<2x3xi8>
+  func.return
+}
