@@ -250,7 +250,10 @@ const char *hri_type_problem(const hr_type *t) {
             return "rank outside [0, " STRINGIFY(HR_MAX_RANK) "]";
           for (int d = 0; d < u->shape.rank; d++)
             if (u->shape.dims[d] < 0 && u->shape.dims[d] != HR_DYNAMIC) return "negative dimension size";
-          if (u->kind == HR_TYPE_TENSOR && hri_quant_problem(u)) return hri_quant_problem(u);
+          if (u->kind == HR_TYPE_TENSOR) {
+            const char *quant_problem = hri_quant_problem(u);
+            if (quant_problem) return quant_problem;
+          }
           depth--;
           continue;
         case HR_TYPE_TUPLE:
