@@ -221,9 +221,33 @@ static hr_status rhs_contracts(const hri_ctx *c, int64_t d, bool *out) {
   return NULL;
 }
 
-/* dot, dot_general and convolution (spec's dot_general C14-C20, convolution's alike): a quantized
- * lhs needs a quantized rhs and result of the same storage type and a per-tensor lhs; a float lhs
- * with a quantized rhs (weight-only, "hybrid") gives a float result; rhs zero points are 0. */
+/* dot and dot_general (C15, C16): the rhs's zero points are 0, and a per-axis rhs is not
+ * quantized along a dimension it contracts. */
+static hr_status check_dot_rhs(const hri_ctx *c, const hr_type *rhs) {
+  for (int32_t i = 0; i < rhs->quant->n; i++)
+    if (rhs->quant->zero_points[i] != 0) return hri_err(c, "the rhs's zero points must be 0");
+  bool contracted = false;
+  if (is_per_axis(rhs)) HR_TRY(rhs_contracts(c, rhs->quant->axis, &contracted));
+  if (contracted) return hri_err(c, "the rhs is quantized along a dimension it contracts (%d)", (int)rhs->quant->axis);
+  return NULL;
+}
+
+/* Checks that a per-axis value of a convolution (the rhs, `rhs_side`, or the result) is quantized
+ * along its feature dimension of dimension_numbers `field` (C29, C30). */
+static hr_status check_conv_axis(const hri_ctx *c, const hr_type *t, const char *field, bool rhs_side) {
+  if (!is_per_axis(t) || c->op->code != HR_OP_CONVOLUTION) return NULL;
+  const hr_attr *dn;
+  int64_t want = 0;
+  HR_TRY(hri_attr_struct(c, "dimension_numbers", &dn));
+  HR_TRY(hri_field_int(c, dn, "dimension_numbers", field, true, 0, &want));
+  if (t->quant->axis == want) return NULL;
+  return hri_err(c, "the %s must be quantized along its %s %lld, not %d", rhs_side ? "rhs" : "result", field,
+                 (long long)want, (int)t->quant->axis);
+}
+
+/* dot, dot_general and convolution (spec's dot_general C14-C20, convolution's C28-C34): a
+ * quantized lhs needs a quantized rhs and result of the same storage type and a per-tensor lhs; a
+ * float lhs with a quantized rhs (weight-only, "hybrid") gives a float result. */
 static hr_status check_contraction(const hri_ctx *c) {
   const hr_type *lhs = &c->in[0], *rhs = &c->in[1], *res = &c->op->results[0].type;
   if (!is_quantized(lhs) && !is_quantized(rhs))
@@ -232,12 +256,9 @@ static hr_status check_contraction(const hri_ctx *c) {
   if (is_quantized(lhs) != is_quantized(res))
     return hri_err(c, is_quantized(lhs) ? "the operands are quantized, so the result must be too"
                                         : "a float lhs with a quantized rhs gives a float result");
-  for (int32_t i = 0; i < rhs->quant->n; i++)
-    if (rhs->quant->zero_points[i] != 0) return hri_err(c, "the rhs's zero points must be 0");
-  bool contracted = false;
-  if (is_per_axis(rhs) && (c->op->code == HR_OP_DOT || c->op->code == HR_OP_DOT_GENERAL))
-    HR_TRY(rhs_contracts(c, rhs->quant->axis, &contracted));
-  if (contracted) return hri_err(c, "the rhs is quantized along a dimension it contracts (%d)", (int)rhs->quant->axis);
+  if (c->op->code == HR_OP_DOT || c->op->code == HR_OP_DOT_GENERAL) HR_TRY(check_dot_rhs(c, rhs));
+  HR_TRY(check_conv_axis(c, rhs, "kernel_output_feature_dimension", true));
+  HR_TRY(check_conv_axis(c, res, "output_feature_dimension", false));
   if (!is_quantized(lhs)) return NULL;
   if (is_per_axis(lhs)) return hri_err(c, "the lhs must be quantized per tensor");
   if (lhs->quant->storage != rhs->quant->storage) return hri_err(c, "the lhs and rhs must have the same storage type");

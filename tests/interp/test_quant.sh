@@ -19,7 +19,7 @@ expect_all_pass "$dir/pass.mlir" "quantize_ties (1 checks)" "quantize_clamp_narr
   "requantize_clamp (1 checks)" "elementwise (7 checks)" "data_movement (2 checks)" \
   "transpose_per_axis (1 checks)" "dot_general_per_axis (2 checks)" "convolution (1 checks)" \
   "reduce_sum (1 checks)" "pad_reverse_window (2 checks)" "add_per_axis (1 checks)" "dequantize_f16 (1 checks)" \
-  "broadcast_per_axis (1 checks)"
+  "broadcast_per_axis (1 checks)" "convolution_per_axis (1 checks)"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?
@@ -43,7 +43,8 @@ expect_error 54 dot_general "the rhs is quantized along a dimension it contracts
 expect_error 59 dot_general "the lhs is quantized, so the rhs must be too"
 expect_error 64 dot_general "a float lhs with a quantized rhs gives a float result"
 expect_error 69 transpose "the result's quantized dimension must be 1, where the operand's \(0\) goes, got 0"
-expect_line "$tmp/fail.out" "^0 passed, 14 failed$"
+expect_error 74 convolution "the rhs must be quantized along its kernel_output_feature_dimension 2, not 1"
+expect_line "$tmp/fail.out" "^0 passed, 15 failed$"
 
 # Compiled and interpreted runs of one quantized program give the same, expected, values.
 if "$bin" run "$dir/make_inputs.mlir" --output "$tmp/in" >"$tmp/make.out" 2>&1; then

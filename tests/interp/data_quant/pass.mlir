@@ -252,3 +252,19 @@ func.func @broadcast_per_axis() {
   check.expect_eq_const %o, dense<[[1, 1, 1], [2, 2, 2]]> : tensor<2x3xi8>
   func.return
 }
+
+// -----
+
+// A convolution's rhs quantized along its output features (with zero points, which convolution
+// allows): kernels [1, -2] ((5 - 1) / 4, (-7 - 1) / 4) and [1, 2] over [1, 2, 3] give [-3, -4] and
+// [5, 8], quantized by 0.125 and 0.25 along the result's features.
+func.func @convolution_per_axis() {
+  %sl = stablehlo.constant dense<[[[2], [4], [6]]]> : tensor<1x3x1xi8>
+  %sr = stablehlo.constant dense<[[[5, 2]], [[-7, 4]]]> : tensor<2x1x2xi8>
+  %l = "stablehlo.bitcast_convert"(%sl) : (tensor<1x3x1xi8>) -> tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>
+  %r = "stablehlo.bitcast_convert"(%sr) : (tensor<2x1x2xi8>) -> tensor<2x1x2x!quant.uniform<i8:f32:2, {0.25:1, 0.5}>>
+  %c = "stablehlo.convolution"(%l, %r) {dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x2x!quant.uniform<i8:f32:2, {0.25:1, 0.5}>>) -> tensor<1x2x2x!quant.uniform<i32:f32:2, {0.125, 0.25}>>
+  %o = "stablehlo.bitcast_convert"(%c) : (tensor<1x2x2x!quant.uniform<i32:f32:2, {0.125, 0.25}>>) -> tensor<1x2x2xi32>
+  check.expect_eq_const %o, dense<[[[-24, 20], [-32, 32]]]> : tensor<1x2x2xi32>
+  func.return
+}
