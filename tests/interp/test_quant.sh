@@ -3,8 +3,9 @@
 # checks (expected stored integers from the spec's formulas: ties to even, clamping to a narrowed
 # storage range, per-axis scales, ops on values, moves of stored integers, i32 products); every
 # part of data_quant/fail.mlir fails with the verifier error named here; data_quant/compiled.mlir
-# gives the expected values compiled (the default of `hlorun run`, whose planner leaves quantized
-# ops to the interpreter's kernels), interpreted and from MLIR bytecode; and, when ../shared is
+# (and quantized_io.mlir, with a quantized parameter and result) gives the expected values compiled
+# (the default of `hlorun run`, whose planner leaves quantized ops to the interpreter's kernels),
+# interpreted and from MLIR bytecode; and, when ../shared is
 # present, the StableHLO interpreter's quantized_ops.mlir passes.
 set -u
 
@@ -59,6 +60,15 @@ result 1: tensor<6xf32>
     # shellcheck disable=SC2086 # $flag is empty or one word
     got=$("$bin" run "$dir/compiled.mlir" $flag --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy" 2>&1)
     [ "$got" = "$want" ] || fail "compiled.mlir run $mode gave: $got"
+  done
+  want_io='result 0: tensor<2xf32>
+[1, -3]
+result 1: tensor<2xi8>
+[4, -12]'
+  for flag in "" --interpret; do
+    # shellcheck disable=SC2086 # $flag is empty or one word
+    got=$("$bin" run "$dir/quantized_io.mlir" $flag --input 0="$tmp/in/out2.npy" 2>&1)
+    [ "$got" = "$want_io" ] || fail "quantized_io.mlir run ${flag:-compiled} gave: $got"
   done
   # Through MLIR bytecode (VHLO's per-tensor and per-axis quantized types written and read back).
   if "$bin" convert "$dir/compiled.mlir" "$tmp/compiled.mlirbc" >"$tmp/convert.out" 2>&1; then
