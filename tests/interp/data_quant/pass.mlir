@@ -268,3 +268,27 @@ func.func @convolution_per_axis() {
   check.expect_eq_const %o, dense<[[[-24, 20], [-32, 32]]]> : tensor<1x2x2xi32>
   func.return
 }
+
+// -----
+
+// A while loop carries a quantized value; its body adds it to itself (values [1, 2] doubled three
+// times: [8, 16], stored at 0.5).
+func.func @while_loop() {
+  %s = stablehlo.constant dense<[2, 4]> : tensor<2xi8>
+  %q = "stablehlo.bitcast_convert"(%s) : (tensor<2xi8>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+  %n = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %n, %v = %q) : tensor<i32>, tensor<2x!quant.uniform<i8:f32, 0.5>>
+    cond {
+      %three = stablehlo.constant dense<3> : tensor<i32>
+      %c = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    } do {
+      %one = stablehlo.constant dense<1> : tensor<i32>
+      %j = stablehlo.add %i, %one : tensor<i32>
+      %w = "stablehlo.add"(%v, %v) : (tensor<2x!quant.uniform<i8:f32, 0.5>>, tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2x!quant.uniform<i8:f32, 0.5>>
+      stablehlo.return %j, %w : tensor<i32>, tensor<2x!quant.uniform<i8:f32, 0.5>>
+    }
+  %o = "stablehlo.bitcast_convert"(%r#1) : (tensor<2x!quant.uniform<i8:f32, 0.5>>) -> tensor<2xi8>
+  check.expect_eq_const %o, dense<[16, 32]> : tensor<2xi8>
+  func.return
+}
