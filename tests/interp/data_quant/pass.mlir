@@ -292,3 +292,21 @@ func.func @while_loop() {
   check.expect_eq_const %o, dense<[16, 32]> : tensor<2xi8>
   func.return
 }
+
+// -----
+
+// Wide storage types: values beyond the range clamp to storage_min/max exactly (2^63 - 1, 2^31 - 1
+// and 2^32 - 1 are not f32 values), NaN, which no integer stands for, gives the zero point.
+func.func @quantize_wide_storage() {
+  %x = stablehlo.constant dense<[1.0e30, -1.0e30, 0x7FC00000, 3.0]> : tensor<4xf32>
+  %a = "stablehlo.uniform_quantize"(%x) : (tensor<4xf32>) -> tensor<4x!quant.uniform<i64:f32, 1.0:5>>
+  %sa = "stablehlo.bitcast_convert"(%a) : (tensor<4x!quant.uniform<i64:f32, 1.0:5>>) -> tensor<4xi64>
+  check.expect_eq_const %sa, dense<[9223372036854775807, -9223372036854775808, 5, 8]> : tensor<4xi64>
+  %b = "stablehlo.uniform_quantize"(%x) : (tensor<4xf32>) -> tensor<4x!quant.uniform<i32:f32, 1.0>>
+  %sb = "stablehlo.bitcast_convert"(%b) : (tensor<4x!quant.uniform<i32:f32, 1.0>>) -> tensor<4xi32>
+  check.expect_eq_const %sb, dense<[2147483647, -2147483648, 0, 3]> : tensor<4xi32>
+  %c = "stablehlo.uniform_quantize"(%x) : (tensor<4xf32>) -> tensor<4x!quant.uniform<u32:f32, 1.0>>
+  %sc = "stablehlo.bitcast_convert"(%c) : (tensor<4x!quant.uniform<u32:f32, 1.0>>) -> tensor<4xui32>
+  check.expect_eq_const %sc, dense<[4294967295, 0, 0, 3]> : tensor<4xui32>
+  func.return
+}
