@@ -21,7 +21,8 @@ expect_all_pass "$dir/pass.mlir" "quantize_ties (1 checks)" "quantize_clamp_narr
   "transpose_per_axis (1 checks)" "dot_general_per_axis (2 checks)" "convolution (1 checks)" \
   "reduce_sum (1 checks)" "pad_reverse_window (2 checks)" "add_per_axis (1 checks)" "dequantize_f16 (1 checks)" \
   "broadcast_per_axis (1 checks)" "convolution_per_axis (1 checks)" \
-  "while_loop (1 checks)" "quantize_wide_storage (3 checks)"
+  "while_loop (1 checks)" "quantize_wide_storage (3 checks)" \
+  "clamp_scalar_bounds (1 checks)"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?

@@ -310,3 +310,19 @@ func.func @quantize_wide_storage() {
   check.expect_eq_const %sc, dense<[4294967295, 0, 0, 3]> : tensor<4xui32>
   func.return
 }
+
+// -----
+
+// clamp with quantized scalar bounds of another scale: [-4, 0.5, 3, 6] clamped to [-1, 3].
+func.func @clamp_scalar_bounds() {
+  %s = stablehlo.constant dense<[-8, 1, 6, 12]> : tensor<4xi8>
+  %x = "stablehlo.bitcast_convert"(%s) : (tensor<4xi8>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  %lo_s = stablehlo.constant dense<-1> : tensor<i8>
+  %hi_s = stablehlo.constant dense<3> : tensor<i8>
+  %lo = "stablehlo.bitcast_convert"(%lo_s) : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  %hi = "stablehlo.bitcast_convert"(%hi_s) : (tensor<i8>) -> tensor<!quant.uniform<i8:f32, 1.0>>
+  %c = "stablehlo.clamp"(%lo, %x, %hi) : (tensor<!quant.uniform<i8:f32, 1.0>>, tensor<4x!quant.uniform<i8:f32, 0.5>>, tensor<!quant.uniform<i8:f32, 1.0>>) -> tensor<4x!quant.uniform<i8:f32, 0.5>>
+  %o = "stablehlo.bitcast_convert"(%c) : (tensor<4x!quant.uniform<i8:f32, 0.5>>) -> tensor<4xi8>
+  check.expect_eq_const %o, dense<[-2, 1, 6, 6]> : tensor<4xi8>
+  func.return
+}
