@@ -3,6 +3,7 @@
  * well-formedness of a quantized type, and the rules of uniform_quantize, uniform_dequantize and of
  * every other op meeting a quantized operand or result (hri_infer_quantized). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -342,12 +343,35 @@ static hr_status moved_axis(const hri_ctx *c, int64_t axis, int64_t *out) {
   return NULL;
 }
 
+/* The number of elements before index 0 of dimension `axis` of `shape` (the product of the
+ * dimensions before it), or -1 when one of them is dynamic. */
+static int64_t elements_before(const hr_shape *shape, int axis) {
+  int64_t n = 1;
+  for (int d = 0; d < axis && d < shape->rank; d++) {
+    if (shape->dims[d] == HR_DYNAMIC) return -1;
+    if (shape->dims[d] != 0 && n > INT64_MAX / shape->dims[d]) return -1;
+    n *= shape->dims[d];
+  }
+  return n;
+}
+
+/* reshape (C3): a per-axis quantized dimension keeps its place in the elements' order (as many
+ * elements before it in the operand as in the result). */
+static hr_status check_reshaped_axis(const hri_ctx *c, int i, int to_axis) {
+  int64_t before = elements_before(&c->in[i].shape, c->in[i].quant->axis);
+  int64_t after = elements_before(&c->op->results[0].type.shape, to_axis);
+  if (before < 0 || after < 0 || before == after) return NULL;
+  return hri_err(c, "the result's quantized dimension %d is not where the operand's (%d) goes", to_axis,
+                 (int)c->in[i].quant->axis);
+}
+
 /* Whether operand #i, quantized, and the result have one element type, but where the spec lets a
  * per-axis type's quantized dimension move (*ok). */
 static hr_status same_moved_type(const hri_ctx *c, int i, bool *ok) {
   const hr_quant *from = c->in[i].quant, *to = c->op->results[0].type.quant;
   *ok = to && same_but_axis(from, to);
   if (!to || from->axis < 0 || to->axis < 0) return NULL;
+  if (c->op->code == HR_OP_RESHAPE) return check_reshaped_axis(c, i, to->axis);
   int64_t axis;
   HR_TRY(moved_axis(c, from->axis, &axis));
   if (!*ok && c->op->code == HR_OP_BROADCAST_IN_DIM && from->n == 1) *ok = broadcasts_one_scale(from, to);

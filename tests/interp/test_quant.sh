@@ -22,7 +22,7 @@ expect_all_pass "$dir/pass.mlir" "quantize_ties (1 checks)" "quantize_clamp_narr
   "reduce_sum (1 checks)" "pad_reverse_window (2 checks)" "add_per_axis (1 checks)" "dequantize_f16 (1 checks)" \
   "broadcast_per_axis (1 checks)" "convolution_per_axis (1 checks)" \
   "while_loop (1 checks)" "quantize_wide_storage (3 checks)" \
-  "clamp_scalar_bounds (1 checks)"
+  "clamp_scalar_bounds (1 checks)" "reshape_per_axis (1 checks)"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?
@@ -47,7 +47,8 @@ expect_error 59 dot_general "the lhs is quantized, so the rhs must be too"
 expect_error 64 dot_general "a float lhs with a quantized rhs gives a float result"
 expect_error 69 transpose "the result's quantized dimension must be 1, where the operand's \(0\) goes, got 0"
 expect_error 74 convolution "the rhs must be quantized along its kernel_output_feature_dimension 2, not 1"
-expect_line "$tmp/fail.out" "^0 passed, 15 failed$"
+expect_error 79 reshape "the result's quantized dimension 1 is not where the operand's \(0\) goes"
+expect_line "$tmp/fail.out" "^0 passed, 16 failed$"
 
 # Compiled and interpreted runs of one quantized program give the same, expected, values.
 if "$bin" run "$dir/make_inputs.mlir" --output "$tmp/in" >"$tmp/make.out" 2>&1; then

@@ -74,3 +74,8 @@ func.func @conv_rhs_axis(%a: tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>, %b: tens
   %r = "stablehlo.convolution"(%a, %b) {dimension_numbers = #stablehlo.conv<[b, 0, f]x[0, i, o]->[b, 0, f]>, feature_group_count = 1 : i64, batch_group_count = 1 : i64} : (tensor<1x3x1x!quant.uniform<i8:f32, 0.5>>, tensor<2x1x1x!quant.uniform<i8:f32:1, {0.25}>>) -> tensor<1x2x1x!quant.uniform<i32:f32, 0.125>>
   func.return
 }
+// -----
+func.func @reshape_moves_axis(%a: tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) {
+  %r = "stablehlo.reshape"(%a) : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<3x2x!quant.uniform<i8:f32:1, {0.5, 0.25}>>
+  func.return
+}

@@ -326,3 +326,15 @@ func.func @clamp_scalar_bounds() {
   check.expect_eq_const %o, dense<[-2, 1, 6, 6]> : tensor<4xi8>
   func.return
 }
+
+// -----
+
+// A per-axis reshape keeps the quantized dimension in place: 2x3 along 0 to 2x1x3 along 0.
+func.func @reshape_per_axis() {
+  %s = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi8>
+  %q = "stablehlo.bitcast_convert"(%s) : (tensor<2x3xi8>) -> tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %r = "stablehlo.reshape"(%q) : (tensor<2x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x1x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>
+  %o = "stablehlo.bitcast_convert"(%r) : (tensor<2x1x3x!quant.uniform<i8:f32:0, {0.5, 0.25}>>) -> tensor<2x1x3xi8>
+  check.expect_eq_const %o, dense<[[[1, 2, 3]], [[4, 5, 6]]]> : tensor<2x1x3xi8>
+  func.return
+}
