@@ -157,6 +157,7 @@ static bool tensor_matches(const hr_tensor *t, const hr_type *ty) {
   /* Tuples and tokens travel as packed bytes (kernels_tuple.c). */
   if (ty->kind == HR_TYPE_TUPLE || ty->kind == HR_TYPE_TOKEN) return t->dtype == HR_U8 && t->shape.rank == 1;
   hr_type actual = tensor_type_of(t);
+  actual.quant = ty->kind == HR_TYPE_TENSOR ? ty->quant : NULL; /* a tensor holds the stored integers */
   return hr_type_compatible(&actual, ty);
 }
 
@@ -177,7 +178,11 @@ static hr_status operand_tensor(frame *f, const hr_op *op, const hr_value *v, hr
 static hr_status operand_types_of(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_type **out) {
   *out = in->allocator->alloc(in->allocator->ctx, sizeof(hr_type) * (size_t)(op->n_operands ? op->n_operands : 1), 16);
   if (!*out) return hr_error(HR_OUT_OF_MEMORY, "out of memory");
-  for (int i = 0; i < op->n_operands; i++) (*out)[i] = tensor_type_of(operands[i]);
+  for (int i = 0; i < op->n_operands; i++) {
+    (*out)[i] = tensor_type_of(operands[i]);
+    /* A quantized operand's tensor holds its stored integers: its quantization is the op's. */
+    if (op->operands[i]->type.kind == HR_TYPE_TENSOR) (*out)[i].quant = op->operands[i]->type.quant;
+  }
   return NULL;
 }
 
@@ -280,8 +285,7 @@ static const char *unsupported_type(const hr_type *t, char *buf, size_t cap) {
     hr_type_format(t, buf, cap);
     return buf;
   }
-  if (t->kind != HR_TYPE_TENSOR) return NULL;
-  if (!t->quant && t->dtype != HR_INDEX) return NULL;
+  if (t->kind != HR_TYPE_TENSOR || t->dtype != HR_INDEX) return NULL;
   hr_type_format(t, buf, cap);
   return buf;
 }
@@ -299,7 +303,7 @@ hr_status hr_interp_check_types(const hr_op *op) {
 /* Executes `op` with caller-provided arrays for its operand and result tensors. */
 static hr_status exec_op_with(hr_interp *in, frame *f, const hr_op *op, hr_tensor **operands_buf,
                               hr_tensor **results_buf) {
-  hr_kernel_fn kernel = in->kernels[op->code];
+  hr_kernel_fn kernel = hr_interp_kernel_for(in, op);
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
   HR_TRY(hr_interp_check_types(op));
   HR_TRY(check_tensor_values(op));
@@ -733,7 +737,7 @@ const hr_kernel hr_kernels_control[] = {
 /* Fills the kernel table from the kernel groups; an op claimed twice is a bug. */
 static hr_status register_kernels(hr_interp *in) {
   const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
-                               hr_kernels_hlorun, hr_kernels_tuple};
+                               hr_kernels_hlorun, hr_kernels_tuple, hr_kernels_quant};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");
@@ -824,7 +828,7 @@ void hr_interp_leave(hr_interp *in) {
 }
 
 hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
-  hr_kernel_fn kernel = in->kernels[op->code];
+  hr_kernel_fn kernel = hr_interp_kernel_for(in, op);
   if (!kernel) return hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
   HR_TRY(hr_interp_check_types(op));
   if (op->code == HR_OP_COMPOSITE)

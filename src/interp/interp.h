@@ -16,6 +16,8 @@
  *   hr_kernels_hlorun       (kernels_hlorun.c) the fused ops of docs/fast-cpu.md
  *   hr_kernels_tuple        (kernels_tuple.c) tuple, get_tuple_element, after_all, composite; token
  *                           and tuple values travel as rank-1 ui8 tensors of their leaves' bytes
+ *   hr_kernels_quant        (kernels_quant.c) uniform_quantize, uniform_dequantize; the other ops
+ *                           meeting quantized values run through hr_interp_kernel_for
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_INTERP_INTERP_H
@@ -48,6 +50,7 @@ extern const hr_kernel hr_kernels_reduce[];
 extern const hr_kernel hr_kernels_control[];
 extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hlorun.* ops */
 extern const hr_kernel hr_kernels_tuple[];  /* tuple, get_tuple_element, after_all, composite */
+extern const hr_kernel hr_kernels_quant[];  /* uniform_quantize, uniform_dequantize */
 
 struct hr_interp {
   const hr_module *module;
@@ -110,6 +113,10 @@ hr_status hr_interp_check_types(const hr_op *op);
 /* Runs one op outside any block: result types are resolved as the executor does (declared when
  * static, else inferred from the operands) and `results` receives newly allocated tensors.
  * Ops with regions need an active function (hr_interp_enter). Used to fold constants. */
+/* The kernel that runs `op`: its table entry, wrapped to dequantize its quantized operands and
+ * quantize its results when it computes on quantized values (hr_quant_op_role); NULL when none. */
+hr_kernel_fn hr_interp_kernel_for(const hr_interp *in, const hr_op *op);
+
 hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results);
 
 #endif

@@ -125,8 +125,8 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_UNARY_EINSUM] = hri_infer_declared,
     [HR_OP_INFEED] = hri_infer_transfer_in,
     [HR_OP_RECV] = hri_infer_transfer_in,
-    [HR_OP_UNIFORM_QUANTIZE] = hri_infer_convert,
-    [HR_OP_UNIFORM_DEQUANTIZE] = hri_infer_convert,
+    [HR_OP_UNIFORM_QUANTIZE] = hri_infer_uniform_quantize,
+    [HR_OP_UNIFORM_DEQUANTIZE] = hri_infer_uniform_dequantize,
     [HR_OP_AFTER_ALL] = hri_infer_token,
     [HR_OP_CREATE_TOKEN] = hri_infer_token,
     [HR_OP_OUTFEED] = hri_infer_token,
@@ -250,6 +250,10 @@ const char *hri_type_problem(const hr_type *t) {
             return "rank outside [0, " STRINGIFY(HR_MAX_RANK) "]";
           for (int d = 0; d < u->shape.rank; d++)
             if (u->shape.dims[d] < 0 && u->shape.dims[d] != HR_DYNAMIC) return "negative dimension size";
+          if (u->kind == HR_TYPE_TENSOR) {
+            const char *quant_problem = hri_quant_problem(u);
+            if (quant_problem) return quant_problem;
+          }
           depth--;
           continue;
         case HR_TYPE_TUPLE:
@@ -327,7 +331,7 @@ hr_status hr_infer_result_types(const hr_op *op, const hr_type *operand_types,
   if (!rule) return hr_op_error(op, HR_UNIMPLEMENTED, "no shape inference rule for this op");
   for (int i = 0; i < op->n_results; i++) memset(&result_types[i], 0, sizeof result_types[i]);
   hri_ctx c = {op, operand_types, operand_values, result_types};
-  HR_TRY(rule(&c));
+  HR_TRY(hri_uses_quant(op, operand_types) ? hri_infer_quantized(&c, rule) : rule(&c));
   return check_results(op, result_types);
 }
 

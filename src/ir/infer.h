@@ -19,4 +19,15 @@
 hr_status hr_infer_result_types(const hr_op *op, const hr_type *operand_types,
                                 const hr_tensor *const *operand_values, hr_type *result_types);
 
+/* How an op treats its quantized (`!quant.uniform`) operands and results (ir/infer_quant.c). */
+typedef enum hr_quant_role {
+  HR_QUANT_NONE,    /* no operand or result is quantized */
+  HR_QUANT_OWN,     /* uniform_quantize, uniform_dequantize: quantization is what they do */
+  HR_QUANT_STORED,  /* moves stored integers as they are (reshape over one per-tensor type,
+                     * bitcast_convert, control flow, region-carrying ops whose bodies compute) */
+  HR_QUANT_VALUES,  /* computes on the values elements stand for: quantized operands dequantized,
+                     * the op run on their expressed type, quantized results quantized back */
+} hr_quant_role;
+hr_quant_role hr_quant_op_role(const hr_op *op);
+
 #endif

@@ -21,11 +21,12 @@ static hr_status check_precision(const hri_ctx *c) {
   return NULL;
 }
 
-/* The declared element type of result #0 (the op's preferred element type). */
+/* The declared element type of result #0 (the op's preferred element type); for a quantized
+ * result, the expressed type its values are computed in (infer_quant.c). */
 static hr_status result_dtype(const hri_ctx *c, hr_dtype *out) {
   hr_type r;
   HR_TRY(hri_declared_tensor(c, 0, false, &r));
-  *out = r.dtype;
+  *out = r.quant ? r.quant->expressed : r.dtype;
   return NULL;
 }
 

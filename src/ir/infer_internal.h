@@ -48,6 +48,14 @@ hri_arity hri_op_arity(hr_opcode code);
 /* What is wrong with a type (bad kind, dtype, rank or dim, malformed or too deeply nested tuple),
  * or NULL when it is well formed. */
 const char *hri_type_problem(const hr_type *t);
+/* infer_quant.c: what is wrong with a tensor type's quantization (NULL: nothing or none); whether
+ * an operand (of `operand_types`) or declared result is quantized; the inference of such an op, with
+ * `rule` its rule over unquantized types. */
+const char *hri_quant_problem(const hr_type *t);
+bool hri_uses_quant(const hr_op *op, const hr_type *operand_types);
+hr_status hri_infer_quantized(const hri_ctx *c, hri_rule rule);
+hr_status hri_infer_uniform_quantize(const hri_ctx *c);
+hr_status hri_infer_uniform_dequantize(const hri_ctx *c);
 
 /* ---- messages ---------------------------------------------------------------------------- */
 

@@ -72,6 +72,7 @@
 #include "base/limits.h"
 #include "base/mapping.h"
 #include "base/strbuf.h"
+#include "ir/infer.h"
 #include "interp/interp.h"
 #include "runtime/exec_internal.h"
 
@@ -392,7 +393,7 @@ static hr_status make_steps(hr_executable *e) {
     for (int r = 0; r < op->n_results; r++) e->slots[slot_index(e, &op->results[r])].def = i;
     HR_TRY(hr_interp_check_types(op));
     e->steps[i].op = op;
-    e->steps[i].kernel = e->interp->kernels[op->code];
+    e->steps[i].kernel = hr_interp_kernel_for(e->interp, op);
     e->steps[i].kind = captures || produces_own_results(op->code) ? STEP_WRAPPED : STEP_REFERENCE;
     e->steps[i].scratch = -1;
     i++;
@@ -675,13 +676,15 @@ static hr_status materialise_arenas(hr_executable *e, size_t limit) {
 /* Aliases and fast kernels                                                                        */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Makes the result of every reshape whose operand is not a runtime input an alias of the buffer
- * the operand uses (the first buffer of a chain of reshapes); its step then does nothing. A temp
- * aliased this way lives as long as its longest-living alias. */
+/* Makes the result of every reshape (but those requantizing, hr_quant_op_role) whose operand is not
+ * a runtime input an alias of the buffer the operand uses (the first buffer of a chain of
+ * reshapes); its step then does nothing. A temp aliased this way lives as long as its
+ * longest-living alias. */
 static void make_aliases(hr_executable *e) {
   for (int i = 0; i < e->n_steps; i++) {
     step *st = &e->steps[i];
     if (st->op->code != HR_OP_RESHAPE || st->kind != STEP_REFERENCE) continue;
+    if (hr_quant_op_role(st->op) == HR_QUANT_VALUES) continue; /* per-axis: its values are requantized */
     int32_t from = slot_index(e, st->op->operands[0]);
     if (from < 0) continue;
     if (e->slots[from].alias_of >= 0) from = e->slots[from].alias_of;
@@ -747,6 +750,9 @@ static int32_t add_scratch(hr_executable *e, int i, int d, size_t bytes) {
 static hr_status try_kernel(hr_executable *e, int i, int d, hr_arena *tmp) {
   step *st = &e->steps[i];
   const hr_op *op = st->op;
+  /* A tensor of quantized values holds stored integers whose meaning is in the op's types, which a
+   * device kernel does not see: those ops run the interpreter's kernels (hr_interp_kernel_for). */
+  if (hr_quant_op_role(op) != HR_QUANT_NONE) return NULL;
   hr_device *dev = e->devices[d];
   const hr_tensor **operands = hr_arena_calloc(tmp, (size_t)op->n_operands + 1, sizeof *operands, 16);
   const hr_tensor **results = hr_arena_calloc(tmp, (size_t)op->n_results + 1, sizeof *results, 16);

@@ -248,16 +248,20 @@ static hr_status check_input_spec(const hr_program *p, int i, const hr_tensor_sp
 }
 
 /* The argument types of the entry function for these input specs (bound parameters: their
- * tensors' types). The array is allocated with the program's allocator. */
+ * tensors' types), with the parameters' quantization. The array is allocated with the program's allocator. */
 static hr_status argument_types(const hr_program *p, const hr_tensor_spec *inputs, hr_type **out) {
   size_t n = (size_t)p->fn->n_args;
   hr_type *types = p->allocator->alloc(p->allocator->ctx, (n ? n : 1) * sizeof *types, _Alignof(hr_type));
   if (!types) return out_of_memory();
   for (int i = 0; i < p->n_inputs; i++) types[p->input_params[i]] = hr_type_of_spec(&inputs[i]);
   for (int k = 0; k < p->fn->n_args; k++) {
-    if (!p->bound[k]) continue;
-    hr_tensor_spec s = {p->bound[k]->dtype, p->bound[k]->shape};
-    types[k] = hr_type_of_spec(&s);
+    if (p->bound[k]) {
+      hr_tensor_spec s = {p->bound[k]->dtype, p->bound[k]->shape};
+      types[k] = hr_type_of_spec(&s);
+    }
+    /* A quantized parameter's tensor holds its stored integers; the quantization is the type's. */
+    const hr_type *param = &p->fn->body.args[k].type;
+    if (param->kind == HR_TYPE_TENSOR) types[k].quant = param->quant;
   }
   *out = types;
   return NULL;
