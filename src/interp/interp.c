@@ -708,6 +708,7 @@ static hr_status kernel_check(hr_interp *in, const hr_op *op, hr_tensor *const *
 
 const hr_kernel hr_kernels_control[] = {
     {HR_OP_CONSTANT, kernel_constant},
+    {HR_OP_CHLO_CONSTANT, kernel_constant},
     {HR_OP_FUNC_CALL, kernel_call},
     {HR_OP_WHILE, kernel_while},
     {HR_OP_IF, kernel_if},
@@ -733,7 +734,7 @@ const hr_kernel hr_kernels_control[] = {
 /* Fills the kernel table from the kernel groups; an op claimed twice is a bug. */
 static hr_status register_kernels(hr_interp *in) {
   const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
-                               hr_kernels_hlorun, hr_kernels_tuple};
+                               hr_kernels_hlorun, hr_kernels_tuple, hr_kernels_chlo};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");

@@ -4,6 +4,7 @@
  * spellings of an op parse to equal attributes. */
 #include <string.h>
 
+#include "ir/chlo.h"
 #include "ir/parse_internal.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -925,7 +926,8 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_SDY_MANUAL_COMPUTATION: return parse_manual_computation(p, b);
     case HR_OP_FUNC_CALL: return parse_call_like(p, b, "callee", HR_ATTR_SYMBOL);
     case HR_OP_CUSTOM_CALL: return parse_call_like(p, b, "call_target_name", HR_ATTR_STRING);
-    case HR_OP_CONSTANT: return parse_constant(p, b);
+    case HR_OP_CONSTANT:
+    case HR_OP_CHLO_CONSTANT: return parse_constant(p, b);
     case HR_OP_CHECK_EXPECT_EQ_CONST:
     case HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST: return parse_check_const(p, b);
     case HR_OP_COMPARE: return parse_compare(p, b);
@@ -953,8 +955,11 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_DYNAMIC_UPDATE_SLICE:
     case HR_OP_REAL_DYNAMIC_SLICE:
     case HR_OP_DYNAMIC_PAD: return parse_operands_form(p, b, SIG_FUNC);
-    default: *handled = false; return NULL;
+    default: break;
   }
+  if (hr_chlo_broadcast_base(b->op->code) != HR_OP_COUNT) return parse_operands_form(p, b, SIG_FUNC);
+  *handled = false;
+  return NULL;
 }
 
 hr_status hr_p_parse_pretty(hr_parser *p, hr_op_builder *b) {
