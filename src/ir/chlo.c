@@ -79,3 +79,61 @@ hr_status hr_chlo_broadcast_plan(const hr_op *op, const hr_shape *const *shapes,
   }
   return NULL;
 }
+
+/* Integer-list field `field` of the ragged_dot_dimension_numbers `dn` (absent: empty). */
+static hr_status ragged_field(const hr_op *op, const hr_attr *dn, const char *field, int64_t *out, int *n) {
+  *n = 0;
+  const hr_attr *f = hr_attr_field(dn, field);
+  if (!f) return NULL;
+  hr_status s = hr_attr_to_i64_list(f, out, HR_MAX_RANK, n);
+  if (!s) return NULL;
+  hr_status e = hr_op_error(op, HR_VERIFY_ERROR, "ragged_dot_dimension_numbers, field '%s': %s", field, hr_status_message(s));
+  hr_status_free(s);
+  return e;
+}
+
+/* The index of v in the first n entries of list, or -1. */
+static int index_of(const int64_t *list, int n, int64_t v) {
+  for (int i = 0; i < n; i++)
+    if (list[i] == v) return i;
+  return -1;
+}
+
+hr_status hr_ragged_dot_dims_read(const hr_op *op, hr_ragged_dot_dims *out) {
+  const hr_attr *dn = hr_op_attr(op, "ragged_dot_dimension_numbers");
+  if (!dn || (dn->kind != HR_ATTR_STRUCT && dn->kind != HR_ATTR_DICT))
+    return hr_op_error(op, HR_VERIFY_ERROR, "missing or malformed attribute 'ragged_dot_dimension_numbers'");
+  int nlb = 0, nrb = 0, nlc = 0, nrc = 0, nr = 0, ng = 0;
+  int64_t ragged[HR_MAX_RANK], group[HR_MAX_RANK];
+  HR_TRY(ragged_field(op, dn, "lhs_batching_dimensions", out->lhs_batch, &nlb));
+  HR_TRY(ragged_field(op, dn, "rhs_batching_dimensions", out->rhs_batch, &nrb));
+  HR_TRY(ragged_field(op, dn, "lhs_contracting_dimensions", out->lhs_contract, &nlc));
+  HR_TRY(ragged_field(op, dn, "rhs_contracting_dimensions", out->rhs_contract, &nrc));
+  HR_TRY(ragged_field(op, dn, "lhs_ragged_dimensions", ragged, &nr));
+  HR_TRY(ragged_field(op, dn, "rhs_group_dimensions", group, &ng));
+  if (nlb != nrb) return hr_op_error(op, HR_VERIFY_ERROR, "lhs and rhs batching dimensions differ in number");
+  if (nlc != nrc) return hr_op_error(op, HR_VERIFY_ERROR, "lhs and rhs contracting dimensions differ in number");
+  if (nr != 1) return hr_op_error(op, HR_VERIFY_ERROR, "there must be exactly one ragged dimension in the lhs, got %d", nr);
+  if (ng > 1) return hr_op_error(op, HR_VERIFY_ERROR, "there must be at most one group dimension in the rhs, got %d", ng);
+  out->n_batch = nlb;
+  out->n_contract = nlc;
+  out->lhs_ragged = ragged[0];
+  out->rhs_group = ng ? group[0] : -1;
+  int in_batch = index_of(out->lhs_batch, nlb, ragged[0]), in_contract = index_of(out->lhs_contract, nlc, ragged[0]);
+  out->mode = in_batch >= 0 ? HR_RAGGED_BATCH : in_contract >= 0 ? HR_RAGGED_CONTRACTING : HR_RAGGED_NON_CONTRACTING;
+  out->ragged_pos = in_batch >= 0 ? in_batch : in_contract;
+  return NULL;
+}
+
+int hr_ragged_dot_prefix(const hr_ragged_dot_dims *d, int lhs_rank, int64_t *prefix) {
+  int n = 0;
+  int n_batch = d->mode == HR_RAGGED_BATCH ? d->ragged_pos : d->n_batch;
+  for (int i = 0; i < n_batch; i++) prefix[n++] = d->lhs_batch[i];
+  if (d->mode == HR_RAGGED_CONTRACTING)
+    for (int i = 0; i < d->ragged_pos; i++) prefix[n++] = d->lhs_contract[i];
+  if (d->mode == HR_RAGGED_NON_CONTRACTING)
+    for (int64_t i = 0; i < d->lhs_ragged && i < lhs_rank; i++)
+      if (index_of(d->lhs_batch, d->n_batch, i) < 0 && index_of(d->lhs_contract, d->n_contract, i) < 0)
+        prefix[n++] = i;
+  return n;
+}

@@ -28,4 +28,31 @@ typedef struct hr_chlo_broadcast {
  * malformed broadcast_dimensions or sizes that do not broadcast is an HR_VERIFY_ERROR naming op. */
 hr_status hr_chlo_broadcast_plan(const hr_op *op, const hr_shape *const *shapes, int n, hr_chlo_broadcast *out);
 
+/* chlo.ragged_dot's three modes, by the kind of the lhs ragged dimension (ChloOps.td):
+ *   non-contracting (m): [b,m,k] x [g,b,k,n], group_sizes [b,g] -> [b,m,n]
+ *   contracting (k):     [b,m,k] x [b,k,n],   group_sizes [b,g] -> [g,b,m,n]
+ *   batch (b):           [b,m,k] x [b,k,n],   group_sizes [g]   -> [b,m,n] (a dot_general)
+ * group_sizes has shape [b..., x..., g]: the lhs batching dimensions outside the ragged one, then
+ * (non-contracting) the lhs non-contracting dimensions before the ragged one or (contracting) the
+ * lhs contracting dimensions listed before it, then the groups; a [g] group_sizes applies to all. */
+typedef enum hr_ragged_mode { HR_RAGGED_NON_CONTRACTING, HR_RAGGED_CONTRACTING, HR_RAGGED_BATCH } hr_ragged_mode;
+
+/* chlo.ragged_dot's ragged_dot_dimension_numbers. */
+typedef struct hr_ragged_dot_dims {
+  int64_t lhs_batch[HR_MAX_RANK], rhs_batch[HR_MAX_RANK], lhs_contract[HR_MAX_RANK], rhs_contract[HR_MAX_RANK];
+  int n_batch, n_contract;
+  int64_t lhs_ragged; /* the lhs ragged dimension (not yet checked against the lhs rank) */
+  int64_t rhs_group;  /* the rhs group dimension; -1 when there is none */
+  hr_ragged_mode mode;
+  int ragged_pos; /* where lhs_ragged is in lhs_batch (batch) or lhs_contract (contracting) */
+} hr_ragged_dot_dims;
+
+/* Reads op's ragged_dot_dimension_numbers: lhs and rhs lists of one length each, exactly one lhs
+ * ragged dimension, at most one rhs group dimension; other errors are the verifier's. */
+hr_status hr_ragged_dot_dims_read(const hr_op *op, hr_ragged_dot_dims *out);
+
+/* The dimensions of the lhs that index group_sizes before its group dimension ([b..., x...]), in
+ * order; returns their count. */
+int hr_ragged_dot_prefix(const hr_ragged_dot_dims *d, int lhs_rank, int64_t *prefix);
+
 #endif

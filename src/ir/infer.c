@@ -93,6 +93,7 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_SET_DIMENSION_SIZE:
     case HR_OP_TORCH_INDEX_SELECT:
     case HR_OP_TRIANGULAR_SOLVE: return arity(2, 2, 1, 1, 0, 0);
+    case HR_OP_CHLO_RAGGED_DOT: return arity(3, 3, 1, 1, 0, 0);
     case HR_OP_REAL_DYNAMIC_SLICE: return arity(4, 4, 1, 1, 0, 0);
     case HR_OP_DYNAMIC_PAD: return arity(5, 5, 1, 1, 0, 0);
     case HR_OP_CONCATENATE:
@@ -224,6 +225,7 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_CHLO_BROADCAST_SELECT] = hri_infer_chlo_broadcast,
     [HR_OP_CHLO_CONSTANT] = hri_infer_constant,
     [HR_OP_CHLO_CONSTANT_LIKE] = hri_infer_constant_like,
+    [HR_OP_CHLO_RAGGED_DOT] = hri_infer_ragged_dot,
 
     [HR_OP_DOT_GENERAL] = hri_infer_dot_general,
     [HR_OP_DOT] = hri_infer_dot,

@@ -7,7 +7,7 @@
  *   infer_shape.c        iota, broadcast*, reshape, transpose, slice, concatenate, pad, reverse and
  *                        their dynamic_* forms, get/set_dimension_size
  *   infer_index.c        gather, scatter, dynamic_slice, dynamic_update_slice, sort, top_k, ...
- *   infer_contract.c     dot, dot_general, convolution, fft, linear algebra, batch_norm_*
+ *   infer_contract.c     dot, dot_general, chlo.ragged_dot, convolution, fft, linear algebra, batch_norm_*
  *   infer_reduce.c       reduce, reduce_window, select_and_scatter, collectives
  *   infer_control.c      while, if, case, call, custom_call, tuples, tokens, constant, rng, ...
  *   infer_chlo.c         chlo's broadcasting ops and constant_like
@@ -216,6 +216,7 @@ hr_status hri_infer_top_k(const hri_ctx *c);
 /* infer_contract.c */
 hr_status hri_infer_dot_general(const hri_ctx *c);
 hr_status hri_infer_dot(const hri_ctx *c);
+hr_status hri_infer_ragged_dot(const hri_ctx *c); /* chlo.ragged_dot */
 hr_status hri_infer_convolution(const hri_ctx *c);
 hr_status hri_infer_dynamic_conv(const hri_ctx *c);
 hr_status hri_infer_fft(const hri_ctx *c);

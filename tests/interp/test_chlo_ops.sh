@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# chlo's broadcasting ops, constant and constant_like: every case of data_chlo/pass.mlir passes with
+# chlo's broadcasting ops, constant, constant_like and ragged_dot (its three modes): every case of data_chlo/pass.mlir passes with
 # its count of checks (values worked out by hand), every part of data_chlo/fail.mlir fails with the
 # verifier error named here (file:line:col and op), and the printed form of pass.mlir is a fixed
 # point that still passes; `hlorun run` (compiled) gives the interpreter's result.
@@ -12,7 +12,8 @@ dir="${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}/tests/inte
 
 expect_all_pass "$dir/pass.mlir" "broadcast_arith (8 checks)" "broadcast_dimensions (3 checks)" \
   "broadcast_int_logic (7 checks)" "broadcast_compare_select (5 checks)" "broadcast_special (5 checks)" \
-  "constants (5 checks)" "main (0 checks)"
+  "constants (5 checks)" "main (0 checks)" "ragged_non_contracting (2 checks)" \
+  "ragged_batched_groups (1 checks)" "ragged_contracting (1 checks)" "ragged_batch (1 checks)"
 
 "$bin" check "$dir/fail.mlir" >"$tmp/fail.out" 2>&1
 rc=$?
@@ -28,7 +29,12 @@ expect_line "$tmp/fail.out" "$e:37:3: chlo\.broadcast_select: predicate must hav
 expect_line "$tmp/fail.out" "$e:43:3: chlo\.constant_like: attribute 'value' must be a typed integer, float or boolean scalar$"
 expect_line "$tmp/fail.out" "$e:50:3: chlo\.broadcast_multiply: result type tensor<2x2xf32> does not match inferred tensor<2x3xf32>$"
 expect_line "$tmp/fail.out" "$e:57:3: chlo\.broadcast_subtract: operands #0 and #1 must have the same element type, got f32 and f64$"
-expect_line "$tmp/fail.out" "^0 passed, 9 failed$"
+expect_line "$tmp/fail.out" "$e:65:3: chlo\.ragged_dot: there must be exactly one ragged dimension in the lhs, got 2$"
+expect_line "$tmp/fail.out" "$e:73:3: chlo\.ragged_dot: there must be exactly one group dimension in the rhs when the lhs ragged dimension is non-contracting$"
+expect_line "$tmp/fail.out" "$e:81:3: chlo\.ragged_dot: rhs group dimension and number of groups: dimension sizes 3 and 2 differ$"
+expect_line "$tmp/fail.out" "$e:89:3: chlo\.ragged_dot: group_sizes and lhs dimensions: dimension sizes 3 and 2 differ$"
+expect_line "$tmp/fail.out" "$e:97:3: chlo\.ragged_dot: group_sizes \(operand #2\) must have an integer element type, got tensor<2xf32>$"
+expect_line "$tmp/fail.out" "^0 passed, 14 failed$"
 
 # Printing: each part of pass.mlir, converted to text twice, gives the same text, which passes.
 awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$dir/pass.mlir"

@@ -57,3 +57,43 @@ func.func @main() {
   %c = chlo.broadcast_subtract %a, %b : (tensor<2xf32>, tensor<2xf64>) -> tensor<2xf32>
   func.return
 }
+// -----
+func.func @main() {
+  %l = stablehlo.constant dense<0.0> : tensor<4x2xf32>
+  %r = stablehlo.constant dense<0.0> : tensor<2x2x2xf32>
+  %g = stablehlo.constant dense<0> : tensor<2xi64>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0, 1], rhs_group_dimensions = [0]>} : (tensor<4x2xf32>, tensor<2x2x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  func.return
+}
+// -----
+func.func @main() {
+  %l = stablehlo.constant dense<0.0> : tensor<4x2xf32>
+  %r = stablehlo.constant dense<0.0> : tensor<2x2xf32>
+  %g = stablehlo.constant dense<0> : tensor<2xi64>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [0], rhs_group_dimensions = []>} : (tensor<4x2xf32>, tensor<2x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  func.return
+}
+// -----
+func.func @main() {
+  %l = stablehlo.constant dense<0.0> : tensor<4x2xf32>
+  %r = stablehlo.constant dense<0.0> : tensor<3x2x2xf32>
+  %g = stablehlo.constant dense<0> : tensor<2xi64>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<4x2xf32>, tensor<3x2x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  func.return
+}
+// -----
+func.func @main() {
+  %l = stablehlo.constant dense<0.0> : tensor<2x3x1xf32>
+  %r = stablehlo.constant dense<0.0> : tensor<2x2x1x1xf32>
+  %g = stablehlo.constant dense<0> : tensor<3x2xi32>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x3x1xf32>, tensor<2x2x1x1xf32>, tensor<3x2xi32>) -> tensor<2x3x1xf32>
+  func.return
+}
+// -----
+func.func @main() {
+  %l = stablehlo.constant dense<0.0> : tensor<2x3xf32>
+  %r = stablehlo.constant dense<0.0> : tensor<3x1xf32>
+  %g = stablehlo.constant dense<0.0> : tensor<2xf32>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<2x3xf32>, tensor<3x1xf32>, tensor<2xf32>) -> tensor<2x2x1xf32>
+  func.return
+}

@@ -143,3 +143,58 @@ func.func @main(%x: tensor<?x1xf32>) -> tensor<?x2xf32> {
   %s = stablehlo.add %r, %z : tensor<?x2xf32>
   func.return %s : tensor<?x2xf32>
 }
+
+// -----
+
+// ragged_dot, non-contracting mode: rows [0, 1) use group 0 (the identity), rows [1, 3) group 1
+// (a swap), row 3 no group (zeros).
+func.func @ragged_non_contracting() {
+  %l = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]]> : tensor<4x2xf32>
+  %r = stablehlo.constant dense<[[[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]]> : tensor<2x2x2xf32>
+  %g = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, precision_config = [#chlo<precision DEFAULT>, #chlo<precision HIGHEST>]} : (tensor<4x2xf32>, tensor<2x2x2xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  check.expect_eq_const %d, dense<[[1.0, 2.0], [4.0, 3.0], [6.0, 5.0], [0.0, 0.0]]> : tensor<4x2xf32>
+  %li = stablehlo.constant dense<[[1, 2], [3, 4], [5, 6], [7, 8]]> : tensor<4x2xi32>
+  %ri = stablehlo.constant dense<[[[1, 0], [0, 1]], [[0, 1], [1, 0]]]> : tensor<2x2x2xi32>
+  %gi = stablehlo.constant dense<[3, 1]> : tensor<2xi32>
+  %di = "chlo.ragged_dot"(%li, %ri, %gi) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<4x2xi32>, tensor<2x2x2xi32>, tensor<2xi32>) -> tensor<4x2xi32>
+  check.expect_eq_const %di, dense<[[1, 2], [3, 4], [5, 6], [8, 7]]> : tensor<4x2xi32>
+  func.return
+}
+
+// -----
+
+// Non-contracting mode with a batch dimension and group sizes per batch ([b, g]): batch 0 splits
+// its 3 rows 1 + 2, batch 1 puts all 3 in group 0.
+func.func @ragged_batched_groups() {
+  %l = stablehlo.constant dense<[[[1.0], [2.0], [3.0]], [[4.0], [5.0], [6.0]]]> : tensor<2x3x1xf64>
+  %r = stablehlo.constant dense<[[[[10.0]], [[20.0]]], [[[100.0]], [[200.0]]]]> : tensor<2x2x1x1xf64>
+  %g = stablehlo.constant dense<[[1, 2], [3, 0]]> : tensor<2x2xi32>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [1], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [2], lhs_ragged_dimensions = [1], rhs_group_dimensions = [0]>} : (tensor<2x3x1xf64>, tensor<2x2x1x1xf64>, tensor<2x2xi32>) -> tensor<2x3x1xf64>
+  check.expect_eq_const %d, dense<[[[10.0], [200.0], [300.0]], [[80.0], [100.0], [120.0]]]> : tensor<2x3x1xf64>
+  func.return
+}
+
+// -----
+
+// Contracting mode: group 0 sums k in [0, 2), group 1 k = 2; the groups lead the result.
+func.func @ragged_contracting() {
+  %l = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %r = stablehlo.constant dense<[[1.0], [10.0], [100.0]]> : tensor<3x1xf32>
+  %g = stablehlo.constant dense<[2, 1]> : tensor<2xi64>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<2x3xf32>, tensor<3x1xf32>, tensor<2xi64>) -> tensor<2x2x1xf32>
+  check.expect_eq_const %d, dense<[[[21.0], [54.0]], [[300.0], [600.0]]]> : tensor<2x2x1xf32>
+  func.return
+}
+
+// -----
+
+// Batch mode: a dot_general per batch element.
+func.func @ragged_batch() {
+  %l = stablehlo.constant dense<[[[1.0, 2.0]], [[3.0, 4.0]]]> : tensor<2x1x2xf32>
+  %r = stablehlo.constant dense<[[[1.0], [1.0]], [[2.0], [3.0]]]> : tensor<2x2x1xf32>
+  %g = stablehlo.constant dense<[2]> : tensor<1xi32>
+  %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = []>} : (tensor<2x1x2xf32>, tensor<2x2x1xf32>, tensor<1xi32>) -> tensor<2x1x1xf32>
+  check.expect_eq_const %d, dense<[[[3.0]], [[18.0]]]> : tensor<2x1x1xf32>
+  func.return
+}
