@@ -1,5 +1,5 @@
 /* chlo's broadcasting ops, run as their stablehlo op over operands broadcast to the result's shape
- * (chlo.h), chlo.constant_like and chlo.ragged_dot. */
+ * (chlo.h), chlo.constant_like, chlo.ragged_dot and chlo.scan. */
 #include <string.h>
 
 #include "base/elem.h"
@@ -216,6 +216,122 @@ static hr_status kernel_ragged_dot(hr_interp *in, const hr_op *op, hr_tensor *co
   return NULL;
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* chlo.scan                                                                                       */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* The sizes around dimension `dim` of a shape: `outer` elements before it, `inner` bytes after. */
+static void split_at(const hr_shape *s, int64_t dim, size_t esize, int64_t *outer, size_t *inner) {
+  *outer = 1;
+  *inner = esize;
+  for (int d = 0; d < s->rank; d++) {
+    if (d < dim) *outer *= s->dims[d];
+    if (d > dim) *inner *= (size_t)s->dims[d];
+  }
+}
+
+/* Copies position `pos` along `dim` of `whole` into `part` (part_to_whole false) or `part` into
+ * that position of `whole`; `part` has whole's shape without dim. */
+static void copy_position(hr_tensor *whole, hr_tensor *part, int64_t dim, int64_t pos, bool part_to_whole) {
+  int64_t outer;
+  size_t inner;
+  split_at(&whole->shape, dim, hr_dtype_size(whole->dtype), &outer, &inner);
+  unsigned char *w = whole->data, *p = part->data;
+  for (int64_t o = 0; o < outer; o++) {
+    unsigned char *at = w + ((size_t)o * (size_t)whole->shape.dims[dim] + (size_t)pos) * inner;
+    if (part_to_whole)
+      memcpy(at, p + (size_t)o * inner, inner);
+    else
+      memcpy(p + (size_t)o * inner, at, inner);
+  }
+}
+
+/* Whether `part` is what position `pos` of `whole` along dim holds: whole's shape without dim. */
+static bool is_position_of(const hr_tensor *part, const hr_tensor *whole, int64_t dim) {
+  if (part->dtype != whole->dtype || part->shape.rank + 1 != whole->shape.rank) return false;
+  for (int d = 0; d < part->shape.rank; d++)
+    if (part->shape.dims[d] != whole->shape.dims[d < dim ? d : d + 1]) return false;
+  return true;
+}
+
+/* One scan step at position `pos`: the body runs on the inputs' slices there and the carries
+ * (args[n_inputs..]); its outputs go to that position of results[0..n_outputs), and its new
+ * carries replace the owned ones (carry[], freed and replaced; the inits are never freed). */
+static hr_status scan_step(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results, int n_inputs,
+                           int n_inits, int64_t dim, int64_t pos, hr_tensor **args, hr_tensor **carry, hr_tensor **outs) {
+  int n_outputs = op->n_results - n_inits;
+  hr_status s = NULL;
+  for (int i = 0; !s && i < n_inputs; i++) {
+    const hr_type *t = &op->regions[0].args[i].type;
+    hr_shape part = operands[i]->shape;
+    for (int d = (int)dim; d + 1 < part.rank; d++) part.dims[d] = part.dims[d + 1];
+    part.rank--;
+    s = hr_interp_alloc(in, op, t->dtype, &part, &args[i]);
+    if (!s) copy_position(operands[i], args[i], dim, pos, false);
+  }
+  if (!s) s = hr_interp_run_block(in, &op->regions[0], args, outs);
+  for (int i = 0; !s && i < n_outputs; i++) {
+    if (!is_position_of(outs[i], results[i], dim))
+      s = hr_op_error(op, HR_VERIFY_ERROR, "body output %d does not have the shape of one position of result %d", i, i);
+    else
+      copy_position(results[i], outs[i], dim, pos, true);
+  }
+  for (int i = 0; i < n_inputs; i++) {
+    hr_tensor_free(args[i]);
+    args[i] = NULL;
+  }
+  for (int i = 0; i < op->n_results; i++) {
+    if (i < n_outputs || s) {
+      hr_tensor_free(outs[i]);
+    } else {
+      hr_tensor_free(carry[i - n_outputs]);
+      carry[i - n_outputs] = args[n_inputs + i - n_outputs] = outs[i];
+    }
+    outs[i] = NULL;
+  }
+  return s;
+}
+
+/* chlo.scan: the body runs once per position along `dimension` (last to first when is_reverse),
+ * on the inputs' slices there and the carries (first the inits); each run's outputs fill that
+ * position of the outputs and its carries feed the next run; the last carries are results too. */
+static hr_status kernel_scan(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
+  int n_inputs = 0, n_inits = 0;
+  int64_t dim = 0, size = 0;
+  bool reverse = false;
+  HR_TRY(hr_chlo_scan_counts(op, &n_inputs, &n_inits));
+  HR_TRY(hr_op_attr_i64(op, "dimension", &dim));
+  const hr_attr *rev = hr_op_attr(op, "is_reverse");
+  reverse = rev && rev->kind == HR_ATTR_BOOL && rev->u.b;
+  int n_outputs = op->n_results - n_inits;
+  const hr_tensor *sized = n_inputs ? operands[0] : n_outputs ? results[0] : NULL;
+  if (!sized || dim >= sized->shape.rank) return hr_op_error(op, HR_VERIFY_ERROR, "no operand or result has the scan dimension");
+  size = sized->shape.dims[dim];
+  /* args: the body's arguments; carry: the carries owned so far; outs: one run's results. */
+  size_t n_scratch = (size_t)op->n_operands + (size_t)n_inits + (size_t)op->n_results;
+  hr_tensor **args = in->allocator->alloc(in->allocator->ctx, (n_scratch + 1) * sizeof *args, 16);
+  if (!args) return hr_op_error(op, HR_OUT_OF_MEMORY, "out of memory");
+  memset(args, 0, (n_scratch + 1) * sizeof *args);
+  hr_tensor **carry = args + op->n_operands, **outs = carry + n_inits;
+  for (int i = 0; i < n_inits; i++) args[n_inputs + i] = operands[n_inputs + i];
+  hr_status s = NULL;
+  for (int64_t step = 0; !s && step < size; step++) {
+    hr_code stop = hr_control_poll(in->opts.control);
+    if (stop) s = hr_op_error(op, stop, "%s (at scan position %lld)", hr_control_reason(stop), (long long)step);
+    if (!s) s = scan_step(in, op, operands, results, n_inputs, n_inits, dim, reverse ? size - 1 - step : step, args, carry, outs);
+  }
+  for (int i = 0; !s && i < n_inits; i++) {
+    hr_tensor *last = args[n_inputs + i];
+    if (last->dtype != results[n_outputs + i]->dtype || last->nbytes != results[n_outputs + i]->nbytes)
+      s = hr_op_error(op, HR_VERIFY_ERROR, "carry %d does not have the type of result %d", i, n_outputs + i);
+    else if (last->nbytes)
+      memcpy(results[n_outputs + i]->data, last->data, last->nbytes);
+  }
+  for (int i = 0; i < n_inits; i++) hr_tensor_free(carry[i]);
+  in->allocator->free(in->allocator->ctx, args);
+  return s;
+}
+
 const hr_kernel hr_kernels_chlo[] = {
     {HR_OP_CHLO_BROADCAST_ADD, kernel_broadcast_op},
     {HR_OP_CHLO_BROADCAST_AND, kernel_broadcast_op},
@@ -240,5 +356,6 @@ const hr_kernel hr_kernels_chlo[] = {
     {HR_OP_CHLO_BROADCAST_ZETA, kernel_broadcast_op},
     {HR_OP_CHLO_CONSTANT_LIKE, kernel_constant_like},
     {HR_OP_CHLO_RAGGED_DOT, kernel_ragged_dot},
+    {HR_OP_CHLO_SCAN, kernel_scan},
     {HR_OP_COUNT, NULL},
 };

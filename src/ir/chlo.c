@@ -137,3 +137,16 @@ int hr_ragged_dot_prefix(const hr_ragged_dot_dims *d, int lhs_rank, int64_t *pre
         prefix[n++] = i;
   return n;
 }
+
+hr_status hr_chlo_scan_counts(const hr_op *op, int *n_inputs, int *n_inits) {
+  int64_t v[2] = {0, 0};
+  int n = 0;
+  HR_TRY(hr_op_attr_i64_list(op, "operandSegmentSizes", v, 2, &n));
+  if (n != 2 || v[0] < 0 || v[1] < 0 || v[0] + v[1] != op->n_operands || v[1] > op->n_results)
+    return hr_op_error(op, HR_VERIFY_ERROR,
+                       "operandSegmentSizes must split the %d operands into inputs and at most %d inits",
+                       op->n_operands, op->n_results);
+  *n_inputs = (int)v[0];
+  *n_inits = (int)v[1];
+  return NULL;
+}

@@ -55,4 +55,11 @@ hr_status hr_ragged_dot_dims_read(const hr_op *op, hr_ragged_dot_dims *out);
  * order; returns their count. */
 int hr_ragged_dot_prefix(const hr_ragged_dot_dims *d, int lhs_rank, int64_t *prefix);
 
+/* chlo.scan's operand split from operandSegmentSizes: its first n_inputs operands are scanned
+ * along `dimension`, the remaining n_inits are the carries' initial values; of its results, the
+ * first op->n_results - n_inits are the outputs (one element per scan position) and the rest the
+ * final carries. The sizes must be two non-negative counts adding up to the operands, with no more
+ * carries than results. */
+hr_status hr_chlo_scan_counts(const hr_op *op, int *n_inputs, int *n_inits);
+
 #endif

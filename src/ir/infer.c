@@ -52,6 +52,7 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_CASE: return arity(1, 1, 0, -1, 1, -1);
     case HR_OP_IF: return arity(1, 1, 0, -1, 2, 2);
     case HR_OP_WHILE: return arity(0, -1, 0, -1, 2, 2);
+    case HR_OP_CHLO_SCAN: return arity(0, -1, 0, -1, 1, 1);
     case HR_OP_MAP: return arity(1, -1, 1, 1, 1, 1);
     case HR_OP_REDUCE_SCATTER: return arity(1, 1, 1, 1, 1, 1);
     case HR_OP_SELECT_AND_SCATTER: return arity(3, 3, 1, 1, 2, 2);
@@ -226,6 +227,7 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_CHLO_CONSTANT] = hri_infer_constant,
     [HR_OP_CHLO_CONSTANT_LIKE] = hri_infer_constant_like,
     [HR_OP_CHLO_RAGGED_DOT] = hri_infer_ragged_dot,
+    [HR_OP_CHLO_SCAN] = hri_infer_scan,
 
     [HR_OP_DOT_GENERAL] = hri_infer_dot_general,
     [HR_OP_DOT] = hri_infer_dot,

@@ -9,7 +9,7 @@
  *   infer_index.c        gather, scatter, dynamic_slice, dynamic_update_slice, sort, top_k, ...
  *   infer_contract.c     dot, dot_general, chlo.ragged_dot, convolution, fft, linear algebra, batch_norm_*
  *   infer_reduce.c       reduce, reduce_window, select_and_scatter, collectives
- *   infer_control.c      while, if, case, call, custom_call, tuples, tokens, constant, rng, ...
+ *   infer_control.c      while, chlo.scan, if, case, call, custom_call, tuples, tokens, constant, rng, ...
  *   infer_chlo.c         chlo's broadcasting ops and constant_like
  *   infer_hlorun.c       the fused hlorun.* ops of the compiler's fusion pass (docs/fast-cpu.md)
  * A rule fills every result type or returns an HR_VERIFY_ERROR naming the op. Rules may rely on:
@@ -238,6 +238,7 @@ hr_status hri_infer_same_as_operands(const hri_ctx *c);
 
 /* infer_control.c */
 hr_status hri_infer_while(const hri_ctx *c);
+hr_status hri_infer_scan(const hri_ctx *c); /* chlo.scan */
 hr_status hri_infer_async_start(const hri_ctx *c);
 hr_status hri_infer_manual_computation(const hri_ctx *c);
 hr_status hri_infer_async_done(const hri_ctx *c);

@@ -97,3 +97,53 @@ func.func @main() {
   %d = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0], lhs_ragged_dimensions = [1], rhs_group_dimensions = []>} : (tensor<2x3xf32>, tensor<3x1xf32>, tensor<2xf32>) -> tensor<2x2x1xf32>
   func.return
 }
+// -----
+func.func @main() {
+  %x = stablehlo.constant dense<0> : tensor<4xi32>
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = chlo.scan(%x) inits(%i) dimension=1 {
+  ^bb0(%a: tensor<i32>, %c: tensor<i32>):
+    stablehlo.return %a, %c : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  func.return
+}
+// -----
+func.func @main() {
+  %x = stablehlo.constant dense<0> : tensor<2x4xi32>
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = chlo.scan(%x) inits(%i) dimension=0 {
+  ^bb0(%a: tensor<2xi32>, %c: tensor<i32>):
+    stablehlo.return %a, %c : tensor<2xi32>, tensor<i32>
+  } : (tensor<2x4xi32>, tensor<i32>) -> (tensor<2x2xi32>, tensor<i32>)
+  func.return
+}
+// -----
+func.func @main() {
+  %x = stablehlo.constant dense<0> : tensor<4xi32>
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = chlo.scan(%x) inits(%i) dimension=0 {
+  ^bb0(%a: tensor<i32>, %c: tensor<i32>):
+    stablehlo.return %a : tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  func.return
+}
+// -----
+func.func @main() {
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %r = chlo.scan() inits(%i) dimension=0 {
+  ^bb0(%c: tensor<i32>):
+    stablehlo.return %c : tensor<i32>
+  } : (tensor<i32>) -> tensor<i32>
+  func.return
+}
+// -----
+func.func @main() {
+  %x = stablehlo.constant dense<0> : tensor<4xi32>
+  %i = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = chlo.scan(%x) inits(%i) dimension=0 {
+  ^bb0(%a: tensor<i32>, %c: tensor<i32>):
+    %f = stablehlo.convert %c : (tensor<i32>) -> tensor<f32>
+    stablehlo.return %a, %f : tensor<i32>, tensor<f32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<f32>)
+  func.return
+}

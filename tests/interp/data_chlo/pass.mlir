@@ -198,3 +198,41 @@ func.func @ragged_batch() {
   check.expect_eq_const %d, dense<[[[3.0]], [[18.0]]]> : tensor<2x1x1xf32>
   func.return
 }
+
+// -----
+
+// scan along dimension 1, last to first: out[i][j] = x[i][j] * (the product of x[i][j+1..]) and
+// the per-row products as the final carry; a second input, never read, is sliced too.
+func.func @scan_reverse_product() {
+  %x = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi64>
+  %y = stablehlo.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %one = stablehlo.constant dense<1> : tensor<2xi64>
+  %r:2 = chlo.scan(%x, %y) inits(%one) dimension=1 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<2xi64>, %b: tensor<2xf32>, %acc: tensor<2xi64>):
+    %p = stablehlo.multiply %a, %acc : tensor<2xi64>
+    stablehlo.return %p, %p : tensor<2xi64>, tensor<2xi64>
+  } : (tensor<2x3xi64>, tensor<2x3xf32>, tensor<2xi64>) -> (tensor<2x3xi64>, tensor<2xi64>)
+  check.expect_eq_const %r#0, dense<[[6, 6, 3], [120, 30, 6]]> : tensor<2x3xi64>
+  check.expect_eq_const %r#1, dense<[6, 120]> : tensor<2xi64>
+  func.return
+}
+
+// -----
+
+// scan without inputs (the outputs' declared shape gives 4 positions): powers of 2 as outputs,
+// the running sum and the next power as carries; written in the generic form.
+func.func @scan_no_inputs() {
+  %c1 = stablehlo.constant dense<1.0> : tensor<f32>
+  %c0 = stablehlo.constant dense<0.0> : tensor<f32>
+  %r:3 = "chlo.scan"(%c1, %c0) <{dimension = 0 : i64, operandSegmentSizes = array<i32: 0, 2>, resultSegmentSizes = array<i32: 1, 2>}> ({
+  ^bb0(%p: tensor<f32>, %s: tensor<f32>):
+    %two = stablehlo.constant dense<2.0> : tensor<f32>
+    %next = stablehlo.multiply %p, %two : tensor<f32>
+    %sum = stablehlo.add %s, %p : tensor<f32>
+    stablehlo.return %p, %next, %sum : tensor<f32>, tensor<f32>, tensor<f32>
+  }) : (tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<f32>, tensor<f32>)
+  check.expect_eq_const %r#0, dense<[1.0, 2.0, 4.0, 8.0]> : tensor<4xf32>
+  check.expect_eq_const %r#1, dense<16.0> : tensor<f32>
+  check.expect_eq_const %r#2, dense<15.0> : tensor<f32>
+  func.return
+}
