@@ -78,6 +78,7 @@ static unsigned accepted(hr_opcode code) {
     case HR_OP_CHLO_ERFC:
     case HR_OP_CHLO_ERF_INV:
     case HR_OP_CHLO_BESSEL_I1E: return CAT_FLOAT;
+    case HR_OP_CHLO_ASIN_ACOS_KERNEL: return CAT_COMPLEX;
     default: return CAT_FP_COMPLEX; /* transcendental functions */
   }
 }

@@ -147,3 +147,9 @@ func.func @main() {
   } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<f32>)
   func.return
 }
+// -----
+func.func @main() {
+  %x = stablehlo.constant dense<0.5> : tensor<2xf32>
+  %w = chlo._asin_acos_kernel %x : tensor<2xf32> -> tensor<2xf32>
+  func.return
+}

@@ -236,3 +236,23 @@ func.func @scan_no_inputs() {
   check.expect_eq_const %r#2, dense<15.0> : tensor<f32>
   func.return
 }
+
+// -----
+
+// _asin_acos_kernel: w = sqrt(a^2 - x^2) + i log(a + sqrt(a^2 - 1)), a = (|z + 1| + |z - 1|) / 2;
+// expected values from asin: Re w = |x| / tan(Re asin z), Im w = |Im asin z|. The tiny imaginary part
+// near the real axis (z = 0.25 - 1e-9 i), scaled by 1e9, checks that it does not cancel to 0.
+func.func @asin_acos_kernel() {
+  %z = stablehlo.constant dense<[(0.5, 0.5), (2.0, 0.0), (-3.0, 4.0), (0.25, -1.0e-9), (0.0, 2.0), (1.0, 0.0)]> : tensor<6xcomplex<f64>>
+  %w = chlo._asin_acos_kernel %z : tensor<6xcomplex<f64>> -> tensor<6xcomplex<f64>>
+  check.expect_almost_eq_const %w, dense<[(1.0290855136357462, 0.530637530952518), (0.0, 1.3169578969248166), (4.080332172835138, 2.305509031243477), (0.96824583655185437, 1.0327955589886446e-09), (2.23606797749979, 1.4436354751788103), (0.0, 0.0)]> : tensor<6xcomplex<f64>>
+  %im = stablehlo.imag %w : (tensor<6xcomplex<f64>>) -> tensor<6xf64>
+  %near = stablehlo.slice %im [3:4] : (tensor<6xf64>) -> tensor<1xf64>
+  %scale = stablehlo.constant dense<1.0e9> : tensor<1xf64>
+  %scaled = stablehlo.multiply %near, %scale : tensor<1xf64>
+  check.expect_almost_eq_const %scaled, dense<[1.0327955589886446]> : tensor<1xf64>
+  %z32 = stablehlo.constant dense<[(0.5, -0.5)]> : tensor<1xcomplex<f32>>
+  %w32 = "chlo._asin_acos_kernel"(%z32) : (tensor<1xcomplex<f32>>) -> tensor<1xcomplex<f32>>
+  check.expect_almost_eq_const %w32, dense<[(1.02908551, 0.530637503)]> : tensor<1xcomplex<f32>>
+  func.return
+}
