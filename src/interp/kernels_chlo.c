@@ -1,5 +1,6 @@
 /* chlo's broadcasting ops, run as their stablehlo op over operands broadcast to the result's shape
  * (chlo.h), chlo.constant_like, chlo.ragged_dot and chlo.scan. */
+#include <stdio.h>
 #include <string.h>
 
 #include "base/elem.h"
@@ -7,6 +8,19 @@
 #include "interp/elementwise_internal.h"
 #include "interp/interp.h"
 #include "ir/chlo.h"
+
+/* An error of the stablehlo op `base` run for chlo op `op`, reworded to name `op` (its message
+ * after "stablehlo.xyz: "); NULL stays NULL. */
+static hr_status renamed(const hr_op *op, hr_opcode base, hr_status s) {
+  if (!s) return NULL;
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "%s: ", hr_opcode_name(base));
+  const char *at = strstr(hr_status_message(s), prefix);
+  if (!at) return s;
+  hr_status e = hr_op_error(op, hr_status_code(s), "%s", at + strlen(prefix));
+  hr_status_free(s);
+  return e;
+}
 
 /* chlo.broadcast_*: each operand whose shape differs from the result's is broadcast into a
  * temporary (as stablehlo.broadcast_in_dim would), then the stablehlo op's kernel runs on the op
@@ -32,7 +46,7 @@ static hr_status kernel_broadcast_op(hr_interp *in, const hr_op *op, hr_tensor *
   base.code = hr_chlo_broadcast_base(op->code);
   hr_kernel_fn fn = base.code != HR_OP_COUNT ? in->kernels[base.code] : NULL;
   if (!s && !fn) s = hr_op_error(op, HR_UNIMPLEMENTED, "the interpreter does not implement this op");
-  if (!s) s = fn(in, &base, args, results);
+  if (!s) s = renamed(op, base.code, fn(in, &base, args, results));
   for (int i = 0; i < n; i++) hr_tensor_free(owned[i]);
   return s;
 }
@@ -186,7 +200,6 @@ static bool same_kind(hr_dtype a, hr_dtype b) {
 /* chlo.ragged_dot: a dot_general whose lhs ragged dimension is split into groups by group_sizes
  * (chlo.h's three modes), computed product by product. */
 static hr_status kernel_ragged_dot(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
-  (void)in;
   ragged g;
   memset(&g, 0, sizeof g);
   HR_TRY(hr_ragged_dot_dims_read(op, &g.d));
@@ -204,6 +217,8 @@ static hr_status kernel_ragged_dot(hr_interp *in, const hr_op *op, hr_tensor *co
   g.groups = g.sizes->shape.dims[g.sizes->shape.rank - 1];
   int64_t n = hr_tensor_num_elements(r), ri[HR_MAX_RANK] = {0};
   for (int64_t e = 0; e < n; e++) {
+    hr_code stop = (e & 1023) == 0 ? hr_control_poll(in->opts.control) : HR_OK;
+    if (stop) return hr_op_error(op, stop, "%s", hr_control_reason(stop));
     ragged_sum sum = ragged_element(&g, ri, r->dtype);
     if (hr_dtype_is_complex(r->dtype))
       hr_store_complex(r->dtype, r->data, e, (hr_c128){sum.re, sum.im});

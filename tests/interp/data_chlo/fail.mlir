@@ -153,3 +153,10 @@ func.func @main() {
   %w = chlo._asin_acos_kernel %x : tensor<2xf32> -> tensor<2xf32>
   func.return
 }
+// -----
+func.func @main() {
+  %i = stablehlo.constant dense<[-1, 1]> : tensor<2xi32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %ge = "chlo.broadcast_compare"(%i, %z) <{comparison_direction = #chlo<comparison_direction GE>, compare_type = #chlo<comparison_type UNSIGNED>}> : (tensor<2xi32>, tensor<i32>) -> tensor<2xi1>
+  func.return
+}
