@@ -8,7 +8,8 @@
  * custom call and check dialect op in it holds. Files whose @main takes parameters (shape-polymorphic exports) are run on
  * generated inputs: every dynamic dimension and every scalar integer parameter (JAX passes the
  * dimension variables that way) gets the value of --dim (default 3), other elements get small
- * deterministic values; such a file passes when it runs and its results have the declared types. */
+ * deterministic values; such a file passes when it runs and its results have the declared types.
+ * With --summary, a line `FILE: passed/total` per file follows, before the closing total. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@
 typedef struct check_args {
   int64_t dim;
   bool quiet;
+  bool summary;   /* print each file's passed/total after the cases */
   int first_file; /* index in argv */
 } check_args;
 
@@ -222,10 +224,13 @@ static void check_file(const char *path, const check_args *a, tally *t) {
 static int parse_check_args(int argc, char **argv, check_args *a) {
   a->dim = 3;
   a->quiet = false;
+  a->summary = false;
   int i = 0;
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (strcmp(argv[i], "--quiet") == 0) {
       a->quiet = true;
+    } else if (strcmp(argv[i], "--summary") == 0) {
+      a->summary = true;
     } else if (strcmp(argv[i], "--dim") == 0 && i + 1 < argc) {
       char *end;
       long long v = strtoll(argv[++i], &end, 10);
@@ -240,11 +245,18 @@ static int parse_check_args(int argc, char **argv, check_args *a) {
     }
   }
   if (i == argc) {
-    fprintf(stderr, "usage: hlorun check [--dim N] [--quiet] FILE.mlir...\n");
+    fprintf(stderr, "usage: hlorun check [--dim N] [--quiet] [--summary] FILE.mlir...\n");
     return 2;
   }
   a->first_file = i;
   return 0;
+}
+
+/* --summary: `FILE: passed/total` for each of the n files, then `total: passed/total`. */
+static void print_summary(char *const *files, const tally *per_file, int n, const tally *total) {
+  for (int i = 0; i < n; i++)
+    printf("%s: %d/%d\n", files[i], per_file[i].passed, per_file[i].passed + per_file[i].failed);
+  printf("total: %d/%d\n", total->passed, total->passed + total->failed);
 }
 
 int cmd_check(int argc, char **argv) {
@@ -252,7 +264,19 @@ int cmd_check(int argc, char **argv) {
   int rc = parse_check_args(argc, argv, &a);
   if (rc) return rc;
   tally t = {0, 0};
-  for (int i = a.first_file; i < argc; i++) check_file(argv[i], &a, &t);
+  tally *per_file = calloc((size_t)(argc - a.first_file), sizeof *per_file);
+  if (!per_file) {
+    fprintf(stderr, "hlorun check: out of memory\n");
+    return 1;
+  }
+  for (int i = a.first_file; i < argc; i++) {
+    tally *f = &per_file[i - a.first_file];
+    check_file(argv[i], &a, f);
+    t.passed += f->passed;
+    t.failed += f->failed;
+  }
+  if (a.summary) print_summary(argv + a.first_file, per_file, argc - a.first_file, &t);
+  free(per_file);
   printf("%d passed, %d failed\n", t.passed, t.failed);
   return t.failed ? 1 : 0;
 }

@@ -168,8 +168,12 @@ void hc_scratch_release(hc_ctx *c);
 
 /* Turns a dynamic op with a static result and constant shape operands into its static form, in
  * place (dynamic_broadcast_in_dim, dynamic_reshape, dynamic_iota, real_dynamic_slice,
- * dynamic_pad, dynamic_gather, dynamic_conv). */
+ * dynamic_pad, dynamic_gather, dynamic_conv); chlo.constant becomes stablehlo.constant. */
 hr_status hc_rewrite_dynamic(hc_ctx *c, hr_op *op);
+/* A chlo.broadcast_* op with static types becomes its stablehlo op, each operand of another shape
+ * first broadcast (a broadcast_in_dim appended to `b`) to the result's shape, as StableHLO's
+ * legalization does, so that the fast kernels and fusion see ordinary ops. */
+hr_status hc_lower_chlo_broadcast(hc_ctx *c, hc_block *b, hr_op *op);
 /* The operand an identity op (broadcast_in_dim, reshape, convert, transpose that change nothing,
  * sdy.sharding_constraint) stands for, or NULL. */
 hr_value *hc_identity_operand(const hr_op *op);

@@ -1,8 +1,10 @@
 /* Local rewrites once an op's types are refined: dynamic ops whose shapes are now known take their
- * static forms, and ops that change nothing are replaced by their operand. */
+ * static forms, chlo's broadcasting ops and chlo.constant become stablehlo ops, and ops that change
+ * nothing are replaced by their operand. */
 #include <string.h>
 
 #include "compiler/compiler_internal.h"
+#include "ir/chlo.h"
 
 /* Reads constant operand `i` of `op` holding exactly `n` integers; false when it is not one. */
 static bool operand_ints(const hr_op *op, int i, int n, int64_t *out) {
@@ -93,8 +95,47 @@ hr_status hc_rewrite_dynamic(hc_ctx *c, hr_op *op) {
     case HR_OP_DYNAMIC_PAD: return static_pad(c, op);
     case HR_OP_DYNAMIC_GATHER: return static_gather(c, op);
     case HR_OP_DYNAMIC_CONV: return static_conv(c, op);
+    case HR_OP_CHLO_CONSTANT: become(op, HR_OP_CONSTANT, 0); return NULL;
     default: return NULL;
   }
+}
+
+/* Whether two shapes are equal. */
+static bool same_shape(const hr_shape *a, const hr_shape *b) {
+  if (a->rank != b->rank) return false;
+  for (int d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return false;
+  return true;
+}
+
+hr_status hc_lower_chlo_broadcast(hc_ctx *c, hc_block *b, hr_op *op) {
+  hr_opcode base = hr_chlo_broadcast_base(op->code);
+  int n = op->n_operands;
+  if (base == HR_OP_COUNT || n > 3 || op->n_results != 1 || !hr_type_is_static(&op->results[0].type)) return NULL;
+  const hr_shape *shapes[3] = {NULL, NULL, NULL};
+  for (int i = 0; i < n; i++) {
+    if (!hr_type_is_static(&op->operands[i]->type)) return NULL;
+    shapes[i] = &op->operands[i]->type.shape;
+  }
+  hr_chlo_broadcast plan;
+  HR_TRY(hr_chlo_broadcast_plan(op, shapes, n, &plan));
+  const hr_type *r = &op->results[0].type;
+  for (int i = 0; i < n; i++) {
+    const hr_type *t = &op->operands[i]->type;
+    if (same_shape(&t->shape, &r->shape)) continue;
+    hr_op *bc = NULL;
+    hr_attr *dims = NULL;
+    HR_TRY(hc_op_new(c, HR_OP_BROADCAST_IN_DIM, op, b->block, 1, 1, &bc));
+    bc->operands[0] = op->operands[i];
+    bc->results[0].type = hr_tensor_type(t->dtype, r->shape.rank, r->shape.dims);
+    HR_TRY(hc_i64_array(c, plan.dims[i], t->shape.rank, &dims));
+    HR_TRY(hc_op_set_attr(c, bc, "broadcast_dimensions", dims));
+    HR_TRY(hc_block_push(c, b, bc));
+    op->operands[i] = &bc->results[0];
+  }
+  hc_op_remove_attr(op, "broadcast_dimensions");
+  op->code = base;
+  return NULL;
 }
 
 /* Whether integer-list attribute `name` of `op` is 0, 1, ..., rank - 1. */

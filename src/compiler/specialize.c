@@ -224,6 +224,7 @@ hr_status hc_emit_op(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
   HR_TRY(hc_refine(c, op));
   HR_TRY(check_static(op));
   HR_TRY(hc_rewrite_dynamic(c, op));
+  HR_TRY(hc_lower_chlo_broadcast(c, b, op));
   return hc_place(c, f, b, src, op);
 }
 

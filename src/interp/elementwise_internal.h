@@ -215,6 +215,7 @@ hr_c128 ew_complex_atan(hr_c128 z);
 hr_c128 ew_complex_asinh(hr_c128 z);
 hr_c128 ew_complex_acosh(hr_c128 z);
 hr_c128 ew_complex_atanh(hr_c128 z);
+hr_c128 ew_complex_asin_acos_kernel(hr_c128 z);
 hr_c128 ew_complex_square(hr_c128 z);
 hr_c128 ew_complex_conj(hr_c128 z);
 /* |z| without undue overflow or underflow. */

@@ -232,14 +232,14 @@ static hr_status alloc_results(hr_interp *in, const hr_op *op, hr_tensor *const 
 static bool produces_own_results(hr_opcode code) {
   return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE ||
          code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
-         code == HR_OP_COMPOSITE;
+         code == HR_OP_COMPOSITE || code == HR_OP_OPTIMIZATION_BARRIER;
 }
 
 /* Whether the op's kernel takes and makes values of token or tuple type (carried as packed bytes,
  * kernels_tuple.c); other kernels see tensors only. */
 static bool handles_tuples(hr_opcode code) {
   return code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
-         code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL;
+         code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL || code == HR_OP_OPTIMIZATION_BARRIER;
 }
 
 /* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple. */
@@ -580,9 +580,26 @@ static hr_status kernel_case(hr_interp *in, const hr_op *op, hr_tensor *const *o
 }
 
 /* optimization_barrier and sdy.sharding_constraint: their operands, unchanged. */
+/* sdy.sharding_constraint: on one device, the value itself. */
 static hr_status kernel_barrier(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   for (int i = 0; i < op->n_operands; i++) memcpy(results[i]->data, operands[i]->data, operands[i]->nbytes);
   return NULL;
+}
+
+/* stablehlo.optimization_barrier: its operands, unchanged. The interpreter lets it make its
+ * results (NULL on entry): copies of the operands, tokens and tuples (packed bytes) included; an
+ * executable gives it buffers for its (tensor) results, which it fills. */
+static hr_status kernel_optimization_barrier(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
+                                             hr_tensor **results) {
+  if (op->n_results > 0 && results[0]) return kernel_barrier(in, op, operands, results);
+  hr_status s = NULL;
+  int done = 0;
+  for (; !s && done < op->n_operands; done++) s = tensor_copy(in, operands[done], &results[done]);
+  for (int i = 0; s && i < done; i++) {
+    hr_tensor_free(results[i]);
+    results[i] = NULL;
+  }
+  return s;
 }
 
 /* The integer value of a scalar integer operand (a dimension size or variable). */
@@ -712,12 +729,13 @@ static hr_status kernel_check(hr_interp *in, const hr_op *op, hr_tensor *const *
 
 const hr_kernel hr_kernels_control[] = {
     {HR_OP_CONSTANT, kernel_constant},
+    {HR_OP_CHLO_CONSTANT, kernel_constant},
     {HR_OP_FUNC_CALL, kernel_call},
     {HR_OP_WHILE, kernel_while},
     {HR_OP_IF, kernel_if},
     {HR_OP_CASE, kernel_case},
-    {HR_OP_OPTIMIZATION_BARRIER, kernel_barrier},
-    {HR_OP_SDY_SHARDING_CONSTRAINT, kernel_barrier}, /* on one device, the value itself */
+    {HR_OP_OPTIMIZATION_BARRIER, kernel_optimization_barrier},
+    {HR_OP_SDY_SHARDING_CONSTRAINT, kernel_barrier},
     {HR_OP_CUSTOM_CALL, kernel_custom_call},
     {HR_OP_CHECK_EXPECT_ALMOST_EQ, kernel_check},
     {HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST, kernel_check},
@@ -737,7 +755,8 @@ const hr_kernel hr_kernels_control[] = {
 /* Fills the kernel table from the kernel groups; an op claimed twice is a bug. */
 static hr_status register_kernels(hr_interp *in) {
   const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
-                               hr_kernels_hlorun, hr_kernels_tuple, hr_kernels_quant};
+                               hr_kernels_hlorun, hr_kernels_tuple, hr_kernels_quant,
+                               hr_kernels_chlo};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");
@@ -835,7 +854,10 @@ hr_status hr_interp_exec_op(hr_interp *in, const hr_op *op, hr_tensor *const *op
     return hr_op_error(op, HR_UNIMPLEMENTED, "composites are run only within a module");
   /* Tokens and tuples are carried as bytes inside a run only: a caller of one op sees tensors. */
   HR_TRY(reject_non_tensors(op));
-  if (produces_own_results(op->code)) return kernel(in, op, operands, results);
+  if (produces_own_results(op->code)) {
+    for (int i = 0; i < op->n_results; i++) results[i] = NULL;
+    return kernel(in, op, operands, results);
+  }
   int made;
   hr_status s = alloc_results(in, op, operands, results, &made);
   if (!s) s = kernel(in, op, operands, results);

@@ -18,6 +18,9 @@
  *                           and tuple values travel as rank-1 ui8 tensors of their leaves' bytes
  *   hr_kernels_quant        (kernels_quant.c) uniform_quantize, uniform_dequantize; the other ops
  *                           meeting quantized values run through hr_interp_kernel_for
+ *   hr_kernels_chlo         (kernels_chlo.c) chlo.broadcast_* (the stablehlo op's kernel over
+ *                           operands broadcast to one shape), chlo.constant_like,
+ *                           chlo.ragged_dot, chlo.scan (its body run per position)
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_INTERP_INTERP_H
@@ -51,6 +54,7 @@ extern const hr_kernel hr_kernels_control[];
 extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hlorun.* ops */
 extern const hr_kernel hr_kernels_tuple[];  /* tuple, get_tuple_element, after_all, composite */
 extern const hr_kernel hr_kernels_quant[];  /* uniform_quantize, uniform_dequantize */
+extern const hr_kernel hr_kernels_chlo[];   /* chlo.broadcast_*, constant_like, ragged_dot, scan */
 
 struct hr_interp {
   const hr_module *module;

@@ -117,6 +117,7 @@ const hr_kernel hr_kernels_elementwise[] = {
     {HR_OP_TANH, ew_kernel_unary},
     {HR_OP_XOR, ew_kernel_binary},
     {HR_OP_CHLO_ACOS, ew_kernel_unary},
+    {HR_OP_CHLO_ASIN_ACOS_KERNEL, ew_kernel_unary},
     {HR_OP_CHLO_ACOSH, ew_kernel_unary},
     {HR_OP_CHLO_ASIN, ew_kernel_unary},
     {HR_OP_CHLO_ASINH, ew_kernel_unary},

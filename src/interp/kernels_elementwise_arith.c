@@ -37,6 +37,7 @@ static const ew_unary_op kUnaryOps[] = {
     {HR_OP_TAN, FC, tan, ew_complex_tan, NULL},
     {HR_OP_TANH, FC, tanh, ew_complex_tanh, NULL},
     {HR_OP_CHLO_ACOS, FC, acos, ew_complex_acos, NULL},
+    {HR_OP_CHLO_ASIN_ACOS_KERNEL, EW_COMPLEX, NULL, ew_complex_asin_acos_kernel, NULL},
     {HR_OP_CHLO_ACOSH, FC, acosh, ew_complex_acosh, NULL},
     {HR_OP_CHLO_ASIN, FC, asin, ew_complex_asin, NULL},
     {HR_OP_CHLO_ASINH, FC, asinh, ew_complex_asinh, NULL},

@@ -123,6 +123,20 @@ hr_c128 ew_complex_asinh(hr_c128 z) { return from_c(casinh(to_c(z))); }
 hr_c128 ew_complex_acosh(hr_c128 z) { return from_c(cacosh(to_c(z))); }
 hr_c128 ew_complex_atanh(hr_c128 z) { return from_c(catanh(to_c(z))); }
 
+/* chlo._asin_acos_kernel: sqrt(a^2 - x^2) + i log(a + sqrt(a^2 - 1)), a = (|z + 1| + |z - 1|) / 2,
+ * from which asin, acos, asinh and acosh are built (ChloOps.td). a - 1 and a - |x| are formed from
+ * r - (|x| + 1) = y^2 / (r + |x| + 1) and s - ||x| - 1| = y^2 / (s + ||x| - 1|) (Hull et al.), so that
+ * neither part cancels near the branch points; past 2^500 the plain formulas cannot overflow. */
+hr_c128 ew_complex_asin_acos_kernel(hr_c128 z) {
+  double x = fabs(z.re), y = fabs(z.im);
+  double r = hypot(x + 1.0, y), s = hypot(x - 1.0, y), a = 0.5 * (r + s);
+  if (fmax(x, y) > 0x1p500) return make(sqrt(fmax(a - x, 0.0)) * sqrt(a + x), acosh(a));
+  double y2 = y * y, rp = y2 / (r + x + 1.0), d = s + fabs(x - 1.0), sm = d > 0.0 ? y2 / d : 0.0;
+  double am1 = x < 1.0 ? 0.5 * (rp + sm) : 0.5 * (rp + s + (x - 1.0));
+  double amx = x < 1.0 ? 0.5 * (rp + s + (1.0 - x)) : 0.5 * (rp + sm);
+  return make(sqrt(amx * (a + x)), log1p(am1 + sqrt(am1 * (a + 1.0))));
+}
+
 /* 1 / (1 + e^-z). */
 hr_c128 ew_complex_logistic(hr_c128 z) {
   hr_c128 e = ew_complex_exp(ew_complex_negate(z));

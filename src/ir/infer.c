@@ -52,14 +52,36 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_CASE: return arity(1, 1, 0, -1, 1, -1);
     case HR_OP_IF: return arity(1, 1, 0, -1, 2, 2);
     case HR_OP_WHILE: return arity(0, -1, 0, -1, 2, 2);
+    case HR_OP_CHLO_SCAN: return arity(0, -1, 0, -1, 1, 1);
     case HR_OP_MAP: return arity(1, -1, 1, 1, 1, 1);
     case HR_OP_REDUCE_SCATTER: return arity(1, 1, 1, 1, 1, 1);
     case HR_OP_SELECT_AND_SCATTER: return arity(3, 3, 1, 1, 2, 2);
     case HR_OP_CLAMP:
+    case HR_OP_CHLO_BROADCAST_SELECT:
     case HR_OP_SELECT:
     case HR_OP_RNG:
     case HR_OP_DYNAMIC_CONV:
     case HR_OP_DYNAMIC_GATHER: return arity(3, 3, 1, 1, 0, 0);
+    case HR_OP_CHLO_BROADCAST_ADD:
+    case HR_OP_CHLO_BROADCAST_AND:
+    case HR_OP_CHLO_BROADCAST_ATAN2:
+    case HR_OP_CHLO_BROADCAST_COMPARE:
+    case HR_OP_CHLO_BROADCAST_COMPLEX:
+    case HR_OP_CHLO_BROADCAST_DIVIDE:
+    case HR_OP_CHLO_BROADCAST_MAXIMUM:
+    case HR_OP_CHLO_BROADCAST_MINIMUM:
+    case HR_OP_CHLO_BROADCAST_MULTIPLY:
+    case HR_OP_CHLO_BROADCAST_NEXT_AFTER:
+    case HR_OP_CHLO_BROADCAST_OR:
+    case HR_OP_CHLO_BROADCAST_POLYGAMMA:
+    case HR_OP_CHLO_BROADCAST_POWER:
+    case HR_OP_CHLO_BROADCAST_REMAINDER:
+    case HR_OP_CHLO_BROADCAST_SHIFT_LEFT:
+    case HR_OP_CHLO_BROADCAST_SHIFT_RIGHT_ARITHMETIC:
+    case HR_OP_CHLO_BROADCAST_SHIFT_RIGHT_LOGICAL:
+    case HR_OP_CHLO_BROADCAST_SUBTRACT:
+    case HR_OP_CHLO_BROADCAST_XOR:
+    case HR_OP_CHLO_BROADCAST_ZETA:
     case HR_OP_COMPARE:
     case HR_OP_DOT:
     case HR_OP_DOT_GENERAL:
@@ -72,12 +94,14 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_SET_DIMENSION_SIZE:
     case HR_OP_TORCH_INDEX_SELECT:
     case HR_OP_TRIANGULAR_SOLVE: return arity(2, 2, 1, 1, 0, 0);
+    case HR_OP_CHLO_RAGGED_DOT: return arity(3, 3, 1, 1, 0, 0);
     case HR_OP_REAL_DYNAMIC_SLICE: return arity(4, 4, 1, 1, 0, 0);
     case HR_OP_DYNAMIC_PAD: return arity(5, 5, 1, 1, 0, 0);
     case HR_OP_CONCATENATE:
     case HR_OP_DYNAMIC_SLICE: return arity(1, -1, 1, 1, 0, 0);
     case HR_OP_DYNAMIC_UPDATE_SLICE: return arity(2, -1, 1, 1, 0, 0);
     case HR_OP_CONSTANT:
+    case HR_OP_CHLO_CONSTANT:
     case HR_OP_CREATE_TOKEN:
     case HR_OP_IOTA:
     case HR_OP_PARTITION_ID:
@@ -178,6 +202,32 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_TORCH_INDEX_SELECT] = hri_infer_torch_index_select,
     [HR_OP_SORT] = hri_infer_sort,
     [HR_OP_CHLO_TOP_K] = hri_infer_top_k,
+
+    [HR_OP_CHLO_BROADCAST_ADD] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_AND] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_ATAN2] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_COMPARE] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_COMPLEX] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_DIVIDE] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_MAXIMUM] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_MINIMUM] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_MULTIPLY] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_NEXT_AFTER] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_OR] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_POLYGAMMA] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_POWER] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_REMAINDER] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_SHIFT_LEFT] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_SHIFT_RIGHT_ARITHMETIC] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_SHIFT_RIGHT_LOGICAL] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_SUBTRACT] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_XOR] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_ZETA] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_BROADCAST_SELECT] = hri_infer_chlo_broadcast,
+    [HR_OP_CHLO_CONSTANT] = hri_infer_constant,
+    [HR_OP_CHLO_CONSTANT_LIKE] = hri_infer_constant_like,
+    [HR_OP_CHLO_RAGGED_DOT] = hri_infer_ragged_dot,
+    [HR_OP_CHLO_SCAN] = hri_infer_scan,
 
     [HR_OP_DOT_GENERAL] = hri_infer_dot_general,
     [HR_OP_DOT] = hri_infer_dot,

@@ -1,9 +1,11 @@
-/* Shape inference for contractions and linear algebra: dot_general, dot, convolution,
- * dynamic_conv, fft, triangular_solve, cholesky, batch_norm_*. Result element types of dot_general,
- * dot and convolution come from the declared result (preferred element type). */
+/* Shape inference for contractions and linear algebra: dot_general, chlo.ragged_dot, dot,
+ * convolution, dynamic_conv, fft, triangular_solve, cholesky, batch_norm_*. Result element types of
+ * dot_general, ragged_dot, dot and convolution come from the declared result (preferred element
+ * type). */
 #include <string.h>
 
 #include "base/numeric.h"
+#include "ir/chlo.h"
 #include "ir/infer_internal.h"
 
 /* Checks the optional precision_config: at most two DEFAULT/HIGH/HIGHEST enums. */
@@ -75,6 +77,79 @@ hr_status hri_infer_dot_general(const hri_ctx *c) {
     if (!hri_contains(lall, nlb + nlc, d)) s.dims[s.rank++] = l->dims[d];
   for (int d = 0; d < r->rank; d++)
     if (!hri_contains(rall, nrb + nrc, d)) s.dims[s.rank++] = r->dims[d];
+  HR_TRY(check_precision(c));
+  hr_dtype t;
+  HR_TRY(result_dtype(c, &t));
+  c->out[0] = hri_tensor(t, &s);
+  return NULL;
+}
+
+/* Checks chlo.ragged_dot's group_sizes (operand 2) against the lhs: rank 1 ([g]), or the lhs
+ * dimensions of hr_ragged_dot_prefix followed by g. */
+static hr_status check_group_sizes(const hri_ctx *c, const hr_ragged_dot_dims *d) {
+  HR_TRY(hri_want_int_tensor(c, 2, "group_sizes"));
+  const hr_shape *l = &c->in[0].shape, *g = &c->in[2].shape;
+  int64_t prefix[HR_MAX_RANK];
+  int n = hr_ragged_dot_prefix(d, l->rank, prefix);
+  if (g->rank == 1) return NULL;
+  if (g->rank != n + 1) return hri_err(c, "expected group_sizes to have rank %d, got %d", n + 1, g->rank);
+  for (int i = 0; i < n; i++) {
+    int64_t m;
+    HR_TRY(hri_dim_merge(c, g->dims[i], l->dims[prefix[i]], &m, "group_sizes and lhs dimensions"));
+  }
+  return NULL;
+}
+
+/* Checks chlo.ragged_dot's rhs group dimension: one of size g in the non-contracting mode, none in
+ * the others. */
+static hr_status check_rhs_group(const hri_ctx *c, const hr_ragged_dot_dims *d, const int64_t *rall, int nr) {
+  const hr_shape *r = &c->in[1].shape, *g = &c->in[2].shape;
+  if (d->mode != HR_RAGGED_NON_CONTRACTING) {
+    if (d->rhs_group < 0) return NULL;
+    return hri_err(c, "there must be zero group dimensions in the rhs when the ragged dimension is batch or contracting");
+  }
+  if (d->rhs_group < 0)
+    return hri_err(c, "there must be exactly one group dimension in the rhs when the lhs ragged dimension is non-contracting");
+  HR_TRY(hri_check_axes(c, "rhs batching, contracting and group dimensions", rall, nr, r->rank, false));
+  int64_t m;
+  return hri_dim_merge(c, r->dims[d->rhs_group], g->dims[g->rank - 1], &m, "rhs group dimension and number of groups");
+}
+
+hr_status hri_infer_ragged_dot(const hri_ctx *c) {
+  HR_TRY(check_lhs_rhs(c));
+  hr_ragged_dot_dims d;
+  HR_TRY(hr_ragged_dot_dims_read(c->op, &d));
+  const hr_shape *l = &c->in[0].shape, *r = &c->in[1].shape;
+  int nb = d.n_batch, nc = d.n_contract;
+  int64_t lall[2 * HR_MAX_RANK + 1], rall[2 * HR_MAX_RANK + 1];
+  memcpy(lall, d.lhs_batch, sizeof(int64_t) * (size_t)nb);
+  memcpy(lall + nb, d.lhs_contract, sizeof(int64_t) * (size_t)nc);
+  memcpy(rall, d.rhs_batch, sizeof(int64_t) * (size_t)nb);
+  memcpy(rall + nb, d.rhs_contract, sizeof(int64_t) * (size_t)nc);
+  rall[nb + nc] = d.rhs_group;
+  HR_TRY(hri_check_axes(c, "lhs batching and contracting dimensions", lall, nb + nc, l->rank, false));
+  HR_TRY(hri_check_axes(c, "rhs batching and contracting dimensions", rall, nb + nc, r->rank, false));
+  if (d.lhs_ragged < 0 || d.lhs_ragged >= l->rank)
+    return hri_err(c, "lhs ragged dimension %lld is outside [0, %d)", (long long)d.lhs_ragged, l->rank);
+  HR_TRY(hri_want_tensor(c, 2));
+  if (c->in[2].shape.rank < 1) return hri_err(c, "group_sizes must have rank >= 1");
+  HR_TRY(check_group_sizes(c, &d));
+  HR_TRY(check_rhs_group(c, &d, rall, nb + nc + 1));
+  hr_shape s = {.rank = 0};
+  if (d.mode == HR_RAGGED_CONTRACTING) s.dims[s.rank++] = c->in[2].shape.dims[c->in[2].shape.rank - 1];
+  for (int i = 0; i < nb; i++)
+    HR_TRY(hri_dim_merge(c, l->dims[d.lhs_batch[i]], r->dims[d.rhs_batch[i]], &s.dims[s.rank++], "batching dimensions"));
+  for (int i = 0; i < nc; i++) {
+    int64_t m;
+    HR_TRY(hri_dim_merge(c, l->dims[d.lhs_contract[i]], r->dims[d.rhs_contract[i]], &m, "contracting dimensions"));
+  }
+  int n_rhs_free = r->rank - nb - nc - (d.rhs_group >= 0);
+  if (s.rank + (l->rank - nb - nc) + n_rhs_free > HR_MAX_RANK)
+    return hri_err(c, "result rank would exceed %d", HR_MAX_RANK);
+  for (int i = 0; i < l->rank; i++)
+    if (!hri_contains(lall, nb + nc, i)) s.dims[s.rank++] = l->dims[i];
+  for (int i = 0; i < r->rank; i++)
+    if (!hri_contains(rall, nb + nc + 1, i)) s.dims[s.rank++] = r->dims[i];
   HR_TRY(check_precision(c));
   hr_dtype t;
   HR_TRY(result_dtype(c, &t));

@@ -1,9 +1,10 @@
 /* Shape inference for control flow and ops whose results are given rather than computed: while,
- * if, case, terminators, func.call / custom_call (declared types), constant, tuples, tokens,
+ * chlo.scan, if, case, terminators, func.call / custom_call (declared types), constant, tuples, tokens,
  * replica/partition ids, rng and rng_bit_generator. */
 #include <string.h>
 
 #include "base/numeric.h"
+#include "ir/chlo.h"
 #include "ir/infer_internal.h"
 
 /* Merges two types that must agree (tensors dim by dim; other kinds must be compatible). */
@@ -46,6 +47,77 @@ hr_status hri_infer_while(const hri_ctx *c) {
     hr_type t;
     HR_TRY(merge_types(c, &ret->operands[i]->type, &c->in[i], &t, "body result and loop operand"));
     c->out[i] = c->in[i];
+  }
+  return NULL;
+}
+
+/* chlo.scan's scan dimension size: the inputs' (which must agree) and scan_dim_size's, or
+ * HR_DYNAMIC when none is known. Every input must have the dimension. */
+static hr_status scan_size(const hri_ctx *c, int n_inputs, int64_t dim, int64_t *out) {
+  int64_t size = HR_DYNAMIC;
+  HR_TRY(hri_attr_int(c, "scan_dim_size", false, HR_DYNAMIC, &size));
+  if (size < 0 && size != HR_DYNAMIC) return hri_err(c, "scan_dim_size must be non-negative");
+  for (int i = 0; i < n_inputs; i++) {
+    HR_TRY(hri_want_tensor(c, i));
+    if (dim >= c->in[i].shape.rank) return hri_err(c, "scan dimension of operand %d is out of bounds", i);
+    HR_TRY(hri_dim_merge(c, size, c->in[i].shape.dims[dim], &size, "scan dimension sizes"));
+  }
+  *out = size;
+  return NULL;
+}
+
+/* Checks that chlo.scan's body takes each input without the scan dimension, then each init. */
+static hr_status check_scan_args(const hri_ctx *c, int n_inputs, int64_t dim) {
+  const hr_block *b = &c->op->regions[0];
+  int n = c->op->n_operands;
+  if (b->n_args != n) return hri_err(c, "expects %d arguments in the body, but got %d", n, b->n_args);
+  for (int i = 0; i < n; i++) {
+    hr_type want = c->in[i];
+    if (i < n_inputs) {
+      for (int d = (int)dim; d + 1 < want.shape.rank; d++) want.shape.dims[d] = want.shape.dims[d + 1];
+      want.shape.rank--;
+    }
+    if (hr_type_compatible(&b->args[i].type, &want)) continue;
+    hri_tbuf b1, b2;
+    return hri_err(c, "body argument #%d has type %s, but operand #%d gives %s", i, hri_type_str(&b->args[i].type, &b1),
+                   i, hri_type_str(&want, &b2));
+  }
+  return NULL;
+}
+
+hr_status hri_infer_scan(const hri_ctx *c) {
+  int n_inputs = 0, n_inits = 0;
+  HR_TRY(hr_chlo_scan_counts(c->op, &n_inputs, &n_inits));
+  int n_outputs = c->op->n_results - n_inits;
+  if (n_inputs == 0 && n_outputs == 0) return hri_err(c, "at least one of inputs or outputs must be present");
+  int64_t dim = 0, size = HR_DYNAMIC;
+  bool flag = false;
+  HR_TRY(hri_attr_int(c, "dimension", true, 0, &dim));
+  if (dim < 0 || dim >= HR_MAX_RANK) return hri_err(c, "dimension must be in [0, %d), got %lld", HR_MAX_RANK, (long long)dim);
+  HR_TRY(hri_attr_bool(c, "is_reverse", false, &flag));
+  HR_TRY(hri_attr_bool(c, "is_associative", false, &flag));
+  HR_TRY(scan_size(c, n_inputs, dim, &size));
+  HR_TRY(check_scan_args(c, n_inputs, dim));
+  const hr_op *ret;
+  HR_TRY(hri_region_return(c, 0, &ret));
+  if (ret->n_operands != c->op->n_results)
+    return hri_err(c, "body must return %d values (%d outputs, %d carries), got %d", c->op->n_results, n_outputs,
+                   n_inits, ret->n_operands);
+  for (int i = 0; i < ret->n_operands; i++) {
+    hr_type t = ret->operands[i]->type;
+    if (t.kind != HR_TYPE_TENSOR) return hri_err(c, "body result #%d must be a tensor", i);
+    if (i >= n_outputs) {
+      hr_type carry;
+      HR_TRY(merge_types(c, &t, &c->in[n_inputs + i - n_outputs], &carry, "body carry result and init"));
+    } else {
+      if (dim > t.shape.rank || t.shape.rank >= HR_MAX_RANK)
+        return hri_err(c, "scan dimension %lld cannot be inserted into body output #%d of rank %d", (long long)dim, i,
+                       t.shape.rank);
+      for (int d = t.shape.rank; d > dim; d--) t.shape.dims[d] = t.shape.dims[d - 1];
+      t.shape.dims[dim] = size;
+      t.shape.rank++;
+    }
+    c->out[i] = t;
   }
   return NULL;
 }

@@ -78,6 +78,7 @@ static unsigned accepted(hr_opcode code) {
     case HR_OP_CHLO_ERFC:
     case HR_OP_CHLO_ERF_INV:
     case HR_OP_CHLO_BESSEL_I1E: return CAT_FLOAT;
+    case HR_OP_CHLO_ASIN_ACOS_KERNEL: return CAT_COMPLEX;
     default: return CAT_FP_COMPLEX; /* transcendental functions */
   }
 }
@@ -127,19 +128,28 @@ hr_status hri_infer_unary(const hri_ctx *c) {
   return NULL;
 }
 
-hr_status hri_infer_binary(const hri_ctx *c) {
-  unsigned mask = c->op->code == HR_OP_COMPLEX ? CAT_FLOAT : accepted(c->op->code);
+/* The result element type of binary op `code` over operands 0 and 1, checked to be of one type
+ * the op accepts. */
+static hr_status binary_dtype(const hri_ctx *c, hr_opcode code, hr_dtype *out) {
+  unsigned mask = code == HR_OP_COMPLEX ? CAT_FLOAT : accepted(code);
   HR_TRY(check_category(c, 0, mask));
   HR_TRY(check_category(c, 1, mask));
   HR_TRY(hri_want_same_dtype(c, 0, 1));
-  hr_shape s;
-  HR_TRY(hri_shape_merge(c, &c->in[0].shape, &c->in[1].shape, &s, "operand shapes"));
   hr_dtype t = c->in[0].dtype;
-  if (c->op->code == HR_OP_COMPLEX) {
+  if (code == HR_OP_COMPLEX) {
     if (t != HR_F32 && t != HR_F64)
       return hri_err(c, "operands must be f32 or f64, got %s", hr_dtype_name(t));
     t = t == HR_F32 ? HR_C64 : HR_C128;
   }
+  *out = t;
+  return NULL;
+}
+
+hr_status hri_infer_binary(const hri_ctx *c) {
+  hr_dtype t = HR_DTYPE_INVALID;
+  HR_TRY(binary_dtype(c, c->op->code, &t));
+  hr_shape s;
+  HR_TRY(hri_shape_merge(c, &c->in[0].shape, &c->in[1].shape, &s, "operand shapes"));
   c->out[0] = hri_tensor(t, &s);
   return NULL;
 }
@@ -162,28 +172,53 @@ static hr_status check_compare_type(const hri_ctx *c) {
   return NULL;
 }
 
-hr_status hri_infer_compare(const hri_ctx *c) {
+/* Checks compare's operand types and attributes; the result element type is i1. */
+static hr_status compare_dtype(const hri_ctx *c, hr_dtype *out) {
   HR_TRY(hri_want_tensors(c, 0, 2));
   HR_TRY(hri_want_same_dtype(c, 0, 1));
   const char *dir = hr_op_attr_enum(c->op, "comparison_direction");
   if (!dir) return hri_err(c, "missing or malformed attribute 'comparison_direction'");
   if (!one_of(dir, "EQ\0NE\0GE\0GT\0LE\0LT\0")) return hri_err(c, "unknown comparison direction '%s'", dir);
   HR_TRY(check_compare_type(c));
+  *out = HR_I1;
+  return NULL;
+}
+
+hr_status hri_infer_compare(const hri_ctx *c) {
+  hr_dtype t = HR_DTYPE_INVALID;
+  HR_TRY(compare_dtype(c, &t));
   hr_shape s;
   HR_TRY(hri_shape_merge(c, &c->in[0].shape, &c->in[1].shape, &s, "operand shapes"));
-  c->out[0] = hri_tensor(HR_I1, &s);
+  c->out[0] = hri_tensor(t, &s);
+  return NULL;
+}
+
+/* Checks select's operand types (an i1 predicate, two values of one type); the result has the
+ * values' element type. */
+static hr_status select_dtype(const hri_ctx *c, hr_dtype *out) {
+  HR_TRY(hri_want_tensors(c, 0, 3));
+  if (c->in[0].dtype != HR_I1) return hri_err(c, "predicate must have element type i1");
+  HR_TRY(hri_want_same_dtype(c, 1, 2));
+  *out = c->in[1].dtype;
   return NULL;
 }
 
 hr_status hri_infer_select(const hri_ctx *c) {
-  HR_TRY(hri_want_tensors(c, 0, 3));
-  if (c->in[0].dtype != HR_I1) return hri_err(c, "predicate must have element type i1");
-  HR_TRY(hri_want_same_dtype(c, 1, 2));
+  hr_dtype t = HR_DTYPE_INVALID;
+  HR_TRY(select_dtype(c, &t));
   hr_shape s;
   HR_TRY(hri_shape_merge(c, &c->in[1].shape, &c->in[2].shape, &s, "on_true and on_false shapes"));
   if (c->in[0].shape.rank != 0) HR_TRY(hri_shape_merge(c, &c->in[0].shape, &s, &s, "predicate shape"));
-  c->out[0] = hri_tensor(c->in[1].dtype, &s);
+  c->out[0] = hri_tensor(t, &s);
   return NULL;
+}
+
+hr_status hri_elementwise_dtype(const hri_ctx *c, hr_opcode code, hr_dtype *out) {
+  switch (code) {
+    case HR_OP_COMPARE: return compare_dtype(c, out);
+    case HR_OP_SELECT: return select_dtype(c, out);
+    default: return binary_dtype(c, code, out);
+  }
 }
 
 hr_status hri_infer_clamp(const hri_ctx *c) {

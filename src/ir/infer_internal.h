@@ -7,9 +7,10 @@
  *   infer_shape.c        iota, broadcast*, reshape, transpose, slice, concatenate, pad, reverse and
  *                        their dynamic_* forms, get/set_dimension_size
  *   infer_index.c        gather, scatter, dynamic_slice, dynamic_update_slice, sort, top_k, ...
- *   infer_contract.c     dot, dot_general, convolution, fft, linear algebra, batch_norm_*
+ *   infer_contract.c     dot, dot_general, chlo.ragged_dot, convolution, fft, linear algebra, batch_norm_*
  *   infer_reduce.c       reduce, reduce_window, select_and_scatter, collectives
- *   infer_control.c      while, if, case, call, custom_call, tuples, tokens, constant, rng, ...
+ *   infer_control.c      while, chlo.scan, if, case, call, custom_call, tuples, tokens, constant, rng, ...
+ *   infer_chlo.c         chlo's broadcasting ops and constant_like
  *   infer_hlorun.c       the fused hlorun.* ops of the compiler's fusion pass (docs/fast-cpu.md)
  * A rule fills every result type or returns an HR_VERIFY_ERROR naming the op. Rules may rely on:
  * each operand type being well formed (tensor ranks within [0, HR_MAX_RANK], dims >= 0 or
@@ -184,6 +185,13 @@ hr_status hri_infer_convert(const hri_ctx *c);
 hr_status hri_infer_bitcast_convert(const hri_ctx *c);
 hr_status hri_infer_reduce_precision(const hri_ctx *c);
 hr_status hri_infer_map(const hri_ctx *c);
+/* The result element type of the same-shape elementwise op `code` (a binary op, compare or select)
+ * applied to c's operand types, whose element types it checks; errors name c->op. */
+hr_status hri_elementwise_dtype(const hri_ctx *c, hr_opcode code, hr_dtype *out);
+
+/* infer_chlo.c */
+hr_status hri_infer_chlo_broadcast(const hri_ctx *c);
+hr_status hri_infer_constant_like(const hri_ctx *c);
 
 /* infer_shape.c */
 hr_status hri_infer_iota(const hri_ctx *c);
@@ -216,6 +224,7 @@ hr_status hri_infer_top_k(const hri_ctx *c);
 /* infer_contract.c */
 hr_status hri_infer_dot_general(const hri_ctx *c);
 hr_status hri_infer_dot(const hri_ctx *c);
+hr_status hri_infer_ragged_dot(const hri_ctx *c); /* chlo.ragged_dot */
 hr_status hri_infer_convolution(const hri_ctx *c);
 hr_status hri_infer_dynamic_conv(const hri_ctx *c);
 hr_status hri_infer_fft(const hri_ctx *c);
@@ -237,6 +246,7 @@ hr_status hri_infer_same_as_operands(const hri_ctx *c);
 
 /* infer_control.c */
 hr_status hri_infer_while(const hri_ctx *c);
+hr_status hri_infer_scan(const hri_ctx *c); /* chlo.scan */
 hr_status hri_infer_async_start(const hri_ctx *c);
 hr_status hri_infer_manual_computation(const hri_ctx *c);
 hr_status hri_infer_async_done(const hri_ctx *c);

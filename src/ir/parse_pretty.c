@@ -4,6 +4,7 @@
  * spellings of an op parse to equal attributes. */
 #include <string.h>
 
+#include "ir/chlo.h"
 #include "ir/parse_internal.h"
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -849,6 +850,40 @@ static hr_status parse_top_k(hr_parser *p, hr_op_builder *b) {
   return finish_form(p, b, SIG_FUNC);
 }
 
+/* An i32 dense array attribute `array<i32: a, b>` (MLIR's segment sizes). */
+static hr_status add_segment_sizes(hr_parser *p, hr_op_builder *b, const char *name, int64_t a, int64_t c) {
+  int64_t v[2] = {a, c};
+  hr_attr *attr = hr_p_i64_array_attr(p, v, 2);
+  if (!attr) return hr_p_oom(p);
+  attr->u.dense_array.dtype = HR_I32;
+  return hr_p_add_op_attr(p, b, name, attr, &b->name_tok);
+}
+
+/* chlo.scan(%in, ...) inits(%init, ...) dimension=N [attributes {...}] {^bb0(...): ...} : (T...) -> (R...)
+ * The operand and result splits (inputs / inits, outputs / carries) become operandSegmentSizes and
+ * resultSegmentSizes, as in the generic form. */
+static hr_status parse_scan(hr_parser *p, hr_op_builder *b) {
+  HR_TRY(hr_p_expect(p, HR_TOK_LPAREN, "'('"));
+  HR_TRY(hr_p_add_operand_list(p, b));
+  HR_TRY(hr_p_expect(p, HR_TOK_RPAREN, "')'"));
+  int64_t n_inputs = (int64_t)b->operands.len;
+  HR_TRY(hr_p_expect_kw(p, "inits"));
+  HR_TRY(hr_p_expect(p, HR_TOK_LPAREN, "'('"));
+  HR_TRY(hr_p_add_operand_list(p, b));
+  HR_TRY(hr_p_expect(p, HR_TOK_RPAREN, "')'"));
+  int64_t n_inits = (int64_t)b->operands.len - n_inputs;
+  static const clause dim = {"dimension", "dimension", CL_I64, NULL, false};
+  HR_TRY(parse_clause(p, b, &dim));
+  if (hr_p_accept_kw(p, "attributes")) {
+    if (p->tok.kind != HR_TOK_LBRACE) return hr_p_unexpected(p, "'{'");
+    HR_TRY(hr_p_opt_attr_dict(p, b));
+  }
+  HR_TRY(hr_p_add_region(p, b, NULL, 0));
+  HR_TRY(parse_and_apply_sig(p, b, SIG_FUNC));
+  HR_TRY(add_segment_sizes(p, b, "operandSegmentSizes", n_inputs, n_inits));
+  return add_segment_sizes(p, b, "resultSegmentSizes", (int64_t)b->results.len - n_inits, n_inits);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Shardy                                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
@@ -925,7 +960,8 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_SDY_MANUAL_COMPUTATION: return parse_manual_computation(p, b);
     case HR_OP_FUNC_CALL: return parse_call_like(p, b, "callee", HR_ATTR_SYMBOL);
     case HR_OP_CUSTOM_CALL: return parse_call_like(p, b, "call_target_name", HR_ATTR_STRING);
-    case HR_OP_CONSTANT: return parse_constant(p, b);
+    case HR_OP_CONSTANT:
+    case HR_OP_CHLO_CONSTANT: return parse_constant(p, b);
     case HR_OP_CHECK_EXPECT_EQ_CONST:
     case HR_OP_CHECK_EXPECT_ALMOST_EQ_CONST: return parse_check_const(p, b);
     case HR_OP_COMPARE: return parse_compare(p, b);
@@ -940,6 +976,7 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_REDUCE: return parse_reduce(p, b);
     case HR_OP_COMPOSITE: return parse_composite(p, b);
     case HR_OP_CHLO_TOP_K: return parse_top_k(p, b);
+    case HR_OP_CHLO_SCAN: return parse_scan(p, b);
     case HR_OP_SELECT: return parse_operands_form(p, b, SIG_SELECT);
     case HR_OP_COMPLEX: return parse_operands_form(p, b, SIG_COMPLEX);
     case HR_OP_CLAMP:
@@ -953,8 +990,11 @@ static hr_status parse_special(hr_parser *p, hr_op_builder *b, bool *handled) {
     case HR_OP_DYNAMIC_UPDATE_SLICE:
     case HR_OP_REAL_DYNAMIC_SLICE:
     case HR_OP_DYNAMIC_PAD: return parse_operands_form(p, b, SIG_FUNC);
-    default: *handled = false; return NULL;
+    default: break;
   }
+  if (hr_chlo_broadcast_base(b->op->code) != HR_OP_COUNT) return parse_operands_form(p, b, SIG_FUNC);
+  *handled = false;
+  return NULL;
 }
 
 hr_status hr_p_parse_pretty(hr_parser *p, hr_op_builder *b) {

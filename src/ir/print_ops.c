@@ -15,6 +15,7 @@
  */
 #include <string.h>
 
+#include "ir/chlo.h"
 #include "ir/print_internal.h"
 
 /* ---- attribute shapes the pretty syntax can express ---- */
@@ -756,7 +757,8 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_COMPLEX: return print_complex(p, op, done);
     case HR_OP_SELECT: return print_select(p, op, done);
     case HR_OP_CLAMP: return print_nary_same_type(p, op, done);
-    case HR_OP_CONSTANT: return print_constant(p, op, done);
+    case HR_OP_CONSTANT:
+    case HR_OP_CHLO_CONSTANT: return print_constant(p, op, done);
     case HR_OP_IOTA:
     case HR_OP_CREATE_TOKEN:
     case HR_OP_REPLICA_ID:
@@ -812,6 +814,7 @@ hr_status hr_print_pretty_op(hr_printer *p, const hr_op *op, bool *done) {
     case HR_OP_INTERPRETER_PRINT: return print_interp_print(p, op, done);
     default: break;
   }
+  if (hr_chlo_broadcast_base(op->code) != HR_OP_COUNT) return print_operands_functional(p, op, -1, done);
   unsigned flags = hr_opcode_flags(op->code);
   bool chlo = strncmp(hr_opcode_name(op->code), "chlo.", 5) == 0;
   if (chlo && (flags & HR_OPF_ELEMENTWISE)) return print_chlo(p, op, done);

@@ -130,6 +130,17 @@ else
   fail "check output"; cat "$tmp/check.out"
 fi
 
+# check --summary: each file's passed/total and the total, before the closing count.
+"$bin" check --quiet --summary "$tmp/make.mlir" "$tmp/failing.mlir" "$tmp/make.mlir" >"$tmp/summary.out" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '/make.mlir: 1/1$' "$tmp/summary.out")" -eq 2 ] &&
+  grep -q "/failing.mlir: 0/1$" "$tmp/summary.out" && grep -q "^total: 2/3$" "$tmp/summary.out" &&
+  [ "$(tail -n 1 "$tmp/summary.out")" = "2 passed, 1 failed" ]; then
+  pass
+else
+  fail "check --summary output"; cat "$tmp/summary.out"
+fi
+
 # Bad programs: one-line errors with positions.
 printf 'func.func @main() -> tensor<f32> {\n  %%0 = stablehlo.constant dense<1.0> : tensor<f32>\n  %%1 = stablehlo.add %%0, %%0 tensor<f32>\n  return %%1 : tensor<f32>\n}\n' >"$tmp/syntax.mlir"
 expect_error syntax "syntax.mlir:3:" run "$tmp/syntax.mlir"

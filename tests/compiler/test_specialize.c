@@ -1,5 +1,6 @@
 /* hr_specialize on small hand-written modules: inlining (nested calls, calls inside regions,
  * composites), regions capturing outer values, constant branches, every dynamic op's static form,
+ * chlo's broadcasting ops lowered to stablehlo,
  * folding and its size limit, identities, dead ops, argument type errors, unresolvable shapes, and
  * that the source module is left untouched. Every specialized module must print, re-parse, verify
  * and compute exactly what the source computes on the same inputs. */
@@ -430,6 +431,39 @@ TEST(dynamic_broadcast_in_dim_becomes_static) {
       "stablehlo.broadcast_in_dim %arg0, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>");
 }
 
+TEST(chlo_broadcasts_become_stablehlo) {
+  /* Numpy padding: the lower-rank operand is broadcast, the other kept. */
+  check_static_form(
+      "func.func @main(%arg0: tensor<?x3xf32>, %arg1: tensor<3xf32>) -> tensor<?x3xf32> {\n"
+      "  %0 = chlo.broadcast_add %arg0, %arg1 : (tensor<?x3xf32>, tensor<3xf32>) -> tensor<?x3xf32>\n"
+      "  return %0 : tensor<?x3xf32>\n"
+      "}\n",
+      (hr_type[]){tt(HR_F32, 2, 2, 3, 0, 0), tt(HR_F32, 1, 3, 0, 0, 0)}, 2, false,
+      "stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>");
+  /* broadcast_dimensions, a compare's attributes kept, a select's size-1 dimensions. */
+  check_static_form(
+      "func.func @main(%arg0: tensor<?x3xi32>, %arg1: tensor<?xi32>) -> tensor<?x3xi32> {\n"
+      "  %0 = chlo.broadcast_compare %arg0, %arg1 {broadcast_dimensions = array<i64: 0>, comparison_direction = #chlo<comparison_direction GT>} : (tensor<?x3xi32>, tensor<?xi32>) -> tensor<?x3xi1>\n"
+      "  %1 = chlo.broadcast_select %0, %arg0, %arg1 {broadcast_dimensions = array<i64: 0>} : (tensor<?x3xi1>, tensor<?x3xi32>, tensor<?xi32>) -> tensor<?x3xi32>\n"
+      "  return %1 : tensor<?x3xi32>\n"
+      "}\n",
+      (hr_type[]){tt(HR_I32, 2, 3, 3, 0, 0), tt(HR_I32, 1, 3, 0, 0, 0)}, 2, false,
+      "stablehlo.broadcast_in_dim %arg1, dims = [0] : (tensor<3xi32>) -> tensor<3x3xi32>");
+  char *text = NULL;
+  hr_module *m = parse(
+      "func.func @main(%arg0: tensor<2x1xf32>) -> tensor<2x2xf32> {\n"
+      "  %c = chlo.constant dense<[1.0, 2.0]> : tensor<2xf32>\n"
+      "  %0 = chlo.broadcast_multiply %arg0, %c : (tensor<2x1xf32>, tensor<2xf32>) -> tensor<2x2xf32>\n"
+      "  return %0 : tensor<2x2xf32>\n"
+      "}\n");
+  hr_module *out = m ? specialize(m, (hr_type[]){tt(HR_F32, 2, 2, 1, 0, 0)}, 1, &text) : NULL;
+  CHECK_STR_CONTAINS(text, "stablehlo.multiply");
+  CHECK_ABSENT(text, "chlo.");
+  free(text);
+  hr_module_free(out);
+  hr_module_free(m);
+}
+
 TEST(dynamic_reshape_becomes_reshape) {
   check_static_form(
       "func.func @main(%arg0: tensor<?x4xf32>) -> tensor<?x?xf32> {\n"
@@ -732,6 +766,7 @@ int main(void) {
   RUN(sort_comparator_and_scatter_are_copied);
   RUN(tokens_and_tuples_are_refined);
   RUN(dynamic_broadcast_in_dim_becomes_static);
+  RUN(chlo_broadcasts_become_stablehlo);
   RUN(dynamic_reshape_becomes_reshape);
   RUN(dynamic_iota_becomes_iota);
   RUN(real_dynamic_slice_becomes_slice);

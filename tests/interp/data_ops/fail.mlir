@@ -29,10 +29,10 @@ func.func @composite_wrong_type() {
   func.return
 }
 // -----
-func.func @tuple_into_barrier() {
+func.func @barrier_other_type() {
   %a = stablehlo.constant dense<1> : tensor<i32>
   %t = stablehlo.tuple %a : tuple<tensor<i32>>
-  %r = stablehlo.optimization_barrier %t : tuple<tensor<i32>>
+  %r:2 = "stablehlo.optimization_barrier"(%t, %a) : (tuple<tensor<i32>>, tensor<i32>) -> (tuple<tensor<i32>>, tensor<i64>)
   func.return
 }
 // -----

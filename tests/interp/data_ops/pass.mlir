@@ -98,3 +98,31 @@ func.func @print_values() {
   interpreter.print %g : tensor<2xf64>
   func.return
 }
+
+// -----
+
+// optimization_barrier: the identity on every kind of value it takes (tensors, a token, a tuple
+// holding a token), also through a dynamic shape.
+func.func private @through_barrier(%x: tensor<?xf32>, %t: !stablehlo.token, %p: tuple<tensor<i8>, !stablehlo.token>) -> (tensor<?xf32>, tuple<tensor<i8>, !stablehlo.token>) {
+  %r:3 = stablehlo.optimization_barrier %x, %t, %p : tensor<?xf32>, !stablehlo.token, tuple<tensor<i8>, !stablehlo.token>
+  %t2 = stablehlo.after_all %r#1 : !stablehlo.token
+  func.return %r#0, %r#2 : tensor<?xf32>, tuple<tensor<i8>, !stablehlo.token>
+}
+
+func.func @barrier_values() {
+  %x = stablehlo.constant dense<[1.5, -2.0, 3.0]> : tensor<3xf32>
+  %shape = stablehlo.constant dense<3> : tensor<1xi64>
+  %xd = stablehlo.dynamic_reshape %x, %shape : (tensor<3xf32>, tensor<1xi64>) -> tensor<?xf32>
+  %t = stablehlo.after_all : !stablehlo.token
+  %b = stablehlo.constant dense<-7> : tensor<i8>
+  %p = stablehlo.tuple %b, %t : tuple<tensor<i8>, !stablehlo.token>
+  %r:2 = func.call @through_barrier(%xd, %t, %p) : (tensor<?xf32>, !stablehlo.token, tuple<tensor<i8>, !stablehlo.token>) -> (tensor<?xf32>, tuple<tensor<i8>, !stablehlo.token>)
+  %back = stablehlo.reshape %r#0 : (tensor<?xf32>) -> tensor<3xf32>
+  check.expect_eq_const %back, dense<[1.5, -2.0, 3.0]> : tensor<3xf32>
+  %b2 = stablehlo.get_tuple_element %r#1[0] : (tuple<tensor<i8>, !stablehlo.token>) -> tensor<i8>
+  check.expect_eq_const %b2, dense<-7> : tensor<i8>
+  %c = stablehlo.constant dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  %s:2 = stablehlo.optimization_barrier %c, %t : tensor<2x2xi32>, !stablehlo.token
+  check.expect_eq_const %s#0, dense<[[1, 2], [3, 4]]> : tensor<2x2xi32>
+  func.return
+}
