@@ -16,6 +16,8 @@
  *   hr_kernels_hlorun       (kernels_hlorun.c) the fused ops of docs/fast-cpu.md
  *   hr_kernels_tuple        (kernels_tuple.c) tuple, get_tuple_element, after_all, composite; token
  *                           and tuple values travel as rank-1 ui8 tensors of their leaves' bytes
+ *   hr_kernels_parallel     (run_parallel.c) interpreter.run_parallel: programs run in a process
+ *                           grid (grid.h), one thread per process
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_INTERP_INTERP_H
@@ -48,6 +50,7 @@ extern const hr_kernel hr_kernels_reduce[];
 extern const hr_kernel hr_kernels_control[];
 extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hlorun.* ops */
 extern const hr_kernel hr_kernels_tuple[];  /* tuple, get_tuple_element, after_all, composite */
+extern const hr_kernel hr_kernels_parallel[]; /* interpreter.run_parallel */
 
 struct hr_interp {
   const hr_module *module;
@@ -57,6 +60,8 @@ struct hr_interp {
   hr_kernel_fn kernels[HR_OP_COUNT];
   int depth;                     /* nested calls and regions being run: HR_LIMIT_CALL_DEPTH at most */
   int64_t checks_passed;         /* check.* custom calls and ops that passed */
+  const struct hr_process *process; /* the process this interpreter runs in a process grid (grid.h),
+                                       or NULL: a single process (one replica, one partition) */
 };
 
 /* Polls a run's control (NULL: none): HR_DEADLINE_EXCEEDED once its deadline has passed, else
