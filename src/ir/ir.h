@@ -52,6 +52,8 @@ enum {
   HR_OPF_TERMINATOR = 1 << 3,  /* ends a block: func.return, stablehlo.return */
   HR_OPF_HAS_REGIONS = 1 << 4, /* carries nested regions */
   HR_OPF_SIDE_EFFECT = 1 << 5, /* must not be removed even if its results are unused */
+  HR_OPF_PROCESS = 1 << 6,     /* its results depend on the process running it (a collective or a
+                                  process id): never evaluated ahead of a run */
 };
 
 typedef enum hr_opcode {
