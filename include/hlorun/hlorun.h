@@ -381,6 +381,11 @@ typedef struct hr_spmd hr_spmd;
 /* The number of devices a module is written for: mhlo.num_replicas x mhlo.num_partitions (each
  * 1 when absent). */
 int64_t hr_module_num_devices(const hr_module *m);
+/* Whether `m` holds one device's code: written for several devices and without the sharding
+ * annotations (Shardy meshes; sdy.sharding or mhlo.sharding on a function's parameters or
+ * results) that mark a global program, one JAX exports for the partitioner to split, which runs
+ * on one device (its sdy.manual_computation bodies expanded over their devices). */
+bool hr_module_is_spmd(const hr_module *m);
 /* Creates an SPMD program from `m` (ownership passes, also on error), as hr_program_create does;
  * `weights` bind the same parameters on every device. With opts->num_threads 0 each device gets
  * an equal share of the online CPUs (at least one thread). */

@@ -122,7 +122,7 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
     m->weights = w;
     return open_interpreted(m);
   }
-  if (hr_module_num_devices(mod) > 1) return hr_spmd_create(mod, m->function, w, &opts, &m->spmd);
+  if (hr_module_is_spmd(mod)) return hr_spmd_create(mod, m->function, w, &opts, &m->spmd);
   return hr_program_create(mod, m->function, w, &opts, &m->program);
 }
 

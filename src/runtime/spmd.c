@@ -39,6 +39,22 @@ int64_t hr_module_num_devices(const hr_module *m) {
   return r * p;
 }
 
+/* Whether one of the `n` attribute dictionaries (entries may be NULL) gives a value a sharding. */
+static bool any_sharding(hr_attr *const *dicts, int n) {
+  for (int i = 0; dicts && i < n; i++)
+    if (dicts[i] && (hr_attr_field(dicts[i], "sdy.sharding") || hr_attr_field(dicts[i], "mhlo.sharding"))) return true;
+  return false;
+}
+
+bool hr_module_is_spmd(const hr_module *m) {
+  if (hr_module_num_devices(m) < 2 || m->n_meshes > 0) return false;
+  for (int f = 0; f < m->n_funcs; f++)
+    if (any_sharding(m->funcs[f]->arg_attrs, m->funcs[f]->n_args) ||
+        any_sharding(m->funcs[f]->result_attrs, m->funcs[f]->n_results))
+      return false;
+  return true;
+}
+
 /* Frees the devices' executables. */
 static void drop_executables(hr_spmd *s) {
   for (int d = 0; d < s->n; d++) {

@@ -2,7 +2,8 @@
  * per device on threads of their own, its collectives exchanging values between them (all_reduce
  * of a compiled product, all_gather, partition_id, which must not be folded at create time), runs
  * again on the same executables, recompiles for new shapes, and reports bad inputs and a device
- * that deadlocks (an error, never a hang). */
+ * that deadlocks (an error, never a hang); modules with sharding annotations are global programs,
+ * not SPMD ones. */
 #include "test.h"
 
 /* Per device d: s = all_reduce(x * x), g = all_gather(x) along 0, p = partition_id. */
@@ -134,7 +135,29 @@ TEST(a_deadlock_is_an_error) {
   hr_spmd_free(s);
 }
 
+/* Whether `text` parses to a module hr_module_is_spmd accepts. */
+static bool is_spmd(const char *text) {
+  hr_module *m = NULL;
+  CHECK_OK(hr_module_parse("spmd.mlir", text, strlen(text), NULL, &m));
+  bool yes = m && hr_module_is_spmd(m);
+  hr_module_free(m);
+  return yes;
+}
+
+TEST(annotated_modules_are_global_programs) {
+  CHECK(is_spmd(k_collectives));
+  CHECK(!is_spmd("module attributes {mhlo.num_partitions = 1 : i32} {\n"
+                 "  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> { return %x : tensor<2xf32> }\n}\n"));
+  CHECK(!is_spmd("module attributes {mhlo.num_partitions = 2 : i32} {\n"
+                 "  func.func @main(%x: tensor<2xf32> {mhlo.sharding = \"{devices=[2]<=[2]}\"}) -> tensor<2xf32> {\n"
+                 "    return %x : tensor<2xf32>\n  }\n}\n"));
+  CHECK(!is_spmd("module attributes {mhlo.num_partitions = 2 : i32} {\n"
+                 "  sdy.mesh @mesh = <[\"x\"=2]>\n"
+                 "  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> { return %x : tensor<2xf32> }\n}\n"));
+}
+
 int main(void) {
+  RUN(annotated_modules_are_global_programs);
   RUN(collectives_meet_across_devices);
   RUN(devices_must_agree_on_shapes);
   RUN(a_deadlock_is_an_error);
