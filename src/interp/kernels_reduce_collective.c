@@ -537,10 +537,13 @@ static hr_status collective_broadcast(hr_interp *in, const hr_op *op, hr_tensor 
 typedef hr_status (*grid_collective)(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results,
                                      pgroup *pg);
 
-/* Runs `fn` with a scratch process group. */
+/* Runs `fn` with a scratch process group, once the op has one result per operand (exactly one
+ * for reduce_scatter and collective_permute). */
 static hr_status with_group(grid_collective fn, hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                             hr_tensor **results) {
-  if (op->n_results > op->n_operands) return hr_op_error(op, HR_VERIFY_ERROR, "more results than operands");
+  if (op->n_results != op->n_operands || op->n_operands < 1 ||
+      ((op->code == HR_OP_REDUCE_SCATTER || op->code == HR_OP_COLLECTIVE_PERMUTE) && op->n_operands != 1))
+    return hr_op_error(op, HR_VERIFY_ERROR, "unexpected number of operands or results");
   pgroup *pg;
   HR_TRY(group_alloc(in, &pg));
   hr_status s = fn(in, op, operands, results, pg);
