@@ -39,12 +39,13 @@ run_model() {
   "$bin" run "$tmp/tp$n.mlir" "${args[@]}" --output "$tmp/out$n" --quiet
 }
 
-# steady_ms N [FLAGS...]: the mean of $calls later calls of `hlorun bench`, in ms.
+# steady_ms N [FLAGS...]: "MEAN MIN", the mean and the fastest of $calls later calls of
+# `hlorun bench`, in ms (the minimum is the steadier figure on a loaded machine).
 steady_ms() {
   local n=$1
   shift
   "$bin" bench "$tmp/tp$n.mlir" --no-throughput --jit-calls "$calls" "$@" |
-    sed -nE 's/.*later calls, mean of [0-9]+ +([0-9.]+) ms.*/\1/p'
+    sed -nE 's/.*later calls, mean of [0-9]+ +([0-9.]+) ms +\(min ([0-9.]+) ms\).*/\1 \2/p'
 }
 
 for n in 1 2; do
@@ -66,10 +67,13 @@ PY
 
 cpu=$(lscpu | sed -nE 's/^Model name: +//p' | head -n 1)
 echo "CPU: $cpu, $(nproc) CPUs; MLP x[$batch,$dim] @ W1[$dim,$hidden] -> gelu -> @ W2[$hidden,$dim]"
-t1=$(steady_ms 1)
-t1s=$(steady_ms 1 --threads 1)
-t2=$(steady_ms 2)
-echo "N=1 (all CPUs):        $t1 ms"
-echo "N=1 (one thread):      $t1s ms"
-echo "N=2 (one thread each): $t2 ms"
-awk -v a="$t1" -v b="$t2" -v c="$t1s" 'BEGIN { printf "speed-up N=2 vs N=1: %.2fx (vs N=1 on one thread: %.2fx)\n", a / b, c / b }'
+read -r t1 m1 <<<"$(steady_ms 1)"
+read -r t1s m1s <<<"$(steady_ms 1 --threads 1)"
+read -r t2 m2 <<<"$(steady_ms 2)"
+echo "                       mean ms    min ms"
+printf 'N=1 (all CPUs):        %8s  %8s\n' "$t1" "$m1"
+printf 'N=1 (one thread):      %8s  %8s\n' "$t1s" "$m1s"
+printf 'N=2 (one thread each): %8s  %8s\n' "$t2" "$m2"
+awk -v a="$t1" -v b="$t2" -v c="$t1s" -v ma="$m1" -v mb="$m2" -v mc="$m1s" 'BEGIN {
+  printf "speed-up N=2 vs N=1: %.2fx by mean, %.2fx by min (vs N=1 on one thread: %.2fx, %.2fx)\n", a / b, ma / mb, c / b, mc / mb
+}'
