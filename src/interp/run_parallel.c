@@ -94,7 +94,7 @@ static hr_status run_grid(hr_interp *in, const hr_op *op, int64_t replicas, int6
 
 static hr_status kernel_run_parallel(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   if (in->process) return hr_op_error(op, HR_UNIMPLEMENTED, "runs only outside a process grid (it nests here)");
-  int64_t replicas, partitions;
+  int64_t replicas = 0, partitions = 1;
   HR_TRY(hr_run_parallel_grid(op, &replicas, &partitions));
   if (replicas > HR_LIMIT_PROCESSES / partitions)
     return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "`programs` spans too many processes");

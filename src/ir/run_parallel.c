@@ -33,7 +33,7 @@ hr_status hr_run_parallel_grid(const hr_op *op, int64_t *replicas, int64_t *part
 }
 
 hr_status hr_run_parallel_program(const hr_module *m, const hr_op *op, int64_t index, const hr_func **out) {
-  int64_t replicas, partitions;
+  int64_t replicas = 0, partitions = 1;
   HR_TRY(hr_run_parallel_grid(op, &replicas, &partitions));
   if (index < 0 || index >= replicas * partitions) return hr_op_error(op, HR_INTERNAL, "no process %lld", (long long)index);
   const hr_attr *row = hr_op_attr(op, "programs")->u.array.items[index / partitions];

@@ -259,7 +259,7 @@ static hr_status check_slot(const hr_op *op, const char *what, int index, const 
 /* Checks interpreter.run_parallel: every program exists, the operands are the programs' arguments
  * and the results their results, process after process; records the call edges. */
 static hr_status verify_run_parallel(verifier *v, const hr_op *op) {
-  int64_t replicas, partitions;
+  int64_t replicas = 0, partitions = 1;
   HR_TRY(hr_run_parallel_grid(op, &replicas, &partitions));
   if (replicas > HR_LIMIT_PROCESSES / partitions)
     return op_err(op, "`programs` spans more than %d processes", HR_LIMIT_PROCESSES);
