@@ -370,6 +370,38 @@ hr_status hr_program_run_controlled(hr_program *p, hr_tensor *const *inputs, int
 /* Number of executables compiled and cached so far (for tests and metrics). */
 int hr_program_cache_size(const hr_program *p);
 
+/* SPMD programs: a module whose entry function is the code of one device of mhlo.num_replicas x
+ * mhlo.num_partitions devices (as XLA's SPMD partitioner or a shard_map body produces it). Each
+ * device runs its own executable of that function on a thread of its own; collectives
+ * (all_reduce, all_gather, ...) exchange values between the devices in memory, with the
+ * semantics of StableHLO's process grid, while everything else runs on the compiled kernels.
+ * Device d is replica d / partitions, partition d % partitions. Not thread-safe. */
+typedef struct hr_spmd hr_spmd;
+
+/* The number of devices a module is written for: mhlo.num_replicas x mhlo.num_partitions (each
+ * 1 when absent). */
+int64_t hr_module_num_devices(const hr_module *m);
+/* Whether `m` holds one device's code: written for several devices and without the sharding
+ * annotations (Shardy meshes; sdy.sharding or mhlo.sharding on a function's parameters or
+ * results) that mark a global program, one JAX exports for the partitioner to split, which runs
+ * on one device (its sdy.manual_computation bodies expanded over their devices). */
+bool hr_module_is_spmd(const hr_module *m);
+/* Creates an SPMD program from `m` (ownership passes, also on error), as hr_program_create does;
+ * `weights` bind the same parameters on every device. With opts->num_threads 0 each device gets
+ * an equal share of the online CPUs (at least one thread). */
+hr_status hr_spmd_create(hr_module *m, const char *fn_name, hr_weights *weights, const hr_exec_options *opts,
+                         hr_spmd **out);
+void hr_spmd_free(hr_spmd *s);
+int hr_spmd_num_devices(const hr_spmd *s);
+/* The program every device runs: its per-device inputs and outputs (specs and names). */
+const hr_program *hr_spmd_program(const hr_spmd *s);
+/* Runs every device once: `inputs` holds num_devices x hr_program_num_inputs tensors, device 0's
+ * first, then device 1's, ...; the devices' input shapes must agree. Compiles one executable per
+ * device on the first run and whenever the shapes change. On success *outputs holds
+ * num_devices x hr_program_num_outputs owned tensors in the same order (*num_outputs in all),
+ * freed with hr_tensors_free. A device that fails stops the others; the first failure is returned. */
+hr_status hr_spmd_run(hr_spmd *s, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs, int *num_outputs);
+
 /* ---------------------------------------------------------------------------------------------- */
 /* NumPy .npy files                                                                                */
 /* ---------------------------------------------------------------------------------------------- */

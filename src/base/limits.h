@@ -119,6 +119,9 @@ enum {
   HR_LIMIT_CLI_INPUTS = 256,
   /* Parameters of a test program `hlorun check` runs. */
   HR_LIMIT_CHECK_PARAMS = 64,
+  /* Processes (replicas x partitions) of one process grid (interpreter.run_parallel, a module's
+   * mhlo.num_replicas x mhlo.num_partitions): each runs on a thread of its own. */
+  HR_LIMIT_PROCESSES = 1024,
 };
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -184,7 +184,7 @@ int cmd_bench(int argc, char **argv) {
   double open_time = cli_now() - t0;
   if (!s) {
     printf("open (parse, verify, bind weights): %.2f ms\n", open_time * 1e3);
-    if (a.first) s = first_vs_steady(&m, &a, m.program != NULL);
+    if (a.first) s = first_vs_steady(&m, &a, m.program || m.spmd);
   }
   if (!s && !m.exe && a.table) s = throughput(&m, &a);
   cli_model_close(&m);

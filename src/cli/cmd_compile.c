@@ -101,12 +101,21 @@ static const char compile_usage[] =
     "usage: hlorun compile MODEL.mlir --weights W.safetensors [--shape NAME=1x256]... [--batch N] -o OUT.hlox\n";
 static const char export_usage[] = "usage: hlorun export MODEL.mlir [--weights W.safetensors] -o OUT.hlo\n";
 
+/* The error for a module of one device's code for several devices (an hr_spmd), which runs but is
+ * not stored. */
+static hr_status spmd_refused(const char *path) {
+  return hr_error(HR_UNIMPLEMENTED, "%s is one device's code for several devices (run it with hlorun run|bench); "
+                                    "compile and export store single-device programs",
+                  path);
+}
+
 int cmd_compile(int argc, char **argv) {
   compile_args a;
   int rc = parse_compile_args(argc, argv, &a, "compile", compile_usage);
   if (rc) return rc;
   cli_model m;
   hr_status s = cli_model_open(&a.model, &m);
+  if (!s && m.spmd) s = spmd_refused(a.model.path);
   if (!s && !m.program) s = hr_error(HR_INVALID_ARGUMENT, "%s is already compiled", a.model.path);
   int n = s ? 0 : cli_model_num_inputs(&m);
   if (n > HR_LIMIT_CLI_INPUTS) s = hr_error(HR_UNIMPLEMENTED, "more than %d inputs", HR_LIMIT_CLI_INPUTS);
@@ -129,6 +138,7 @@ int cmd_export(int argc, char **argv) {
   if (rc) return rc;
   cli_model m;
   hr_status s = cli_model_open(&a.model, &m);
+  if (!s && m.spmd) s = spmd_refused(a.model.path);
   if (!s && !m.program) s = hr_error(HR_INVALID_ARGUMENT, "%s is an executable; export takes a program", a.model.path);
   if (!s) s = hr_artifact_write(m.program, a.out);
   if (!s) printf("exported %s -> %s\n", a.model.path, a.out);

@@ -58,6 +58,7 @@ static int parse_inspect_args(int argc, char **argv, inspect_args *a) {
 static const hr_module *model_module(const cli_model *m) {
   if (m->program) return hr_program_module(m->program);
   if (m->exe) return hr_executable_module(m->exe);
+  if (m->spmd) return hr_program_module(hr_spmd_program(m->spmd));
   return m->module;
 }
 

@@ -122,11 +122,13 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
     m->weights = w;
     return open_interpreted(m);
   }
+  if (hr_module_is_spmd(mod)) return hr_spmd_create(mod, m->function, w, &opts, &m->spmd);
   return hr_program_create(mod, m->function, w, &opts, &m->program);
 }
 
 void cli_model_close(cli_model *m) {
   hr_program_free(m->program);
+  hr_spmd_free(m->spmd);
   hr_executable_free(m->exe);
   const hr_allocator *a = hr_default_allocator();
   if (m->bound) a->free(a->ctx, (void *)m->bound);
@@ -139,12 +141,14 @@ void cli_model_close(cli_model *m) {
 int cli_model_num_inputs(const cli_model *m) {
   if (m->exe) return hr_executable_num_inputs(m->exe);
   if (m->program) return hr_program_num_inputs(m->program);
+  if (m->spmd) return hr_spmd_num_devices(m->spmd) * hr_program_num_inputs(hr_spmd_program(m->spmd));
   return m->n_inputs;
 }
 
 hr_tensor_spec cli_model_input_spec(const cli_model *m, int i) {
   if (m->exe) return hr_executable_input_spec(m->exe, i);
   if (m->program) return hr_program_input_spec(m->program, i);
+  if (m->spmd) return hr_program_input_spec(hr_spmd_program(m->spmd), i % hr_program_num_inputs(hr_spmd_program(m->spmd)));
   const hr_type *t = &m->fn->body.args[m->input_params[i]].type;
   return (hr_tensor_spec){t->dtype, t->shape};
 }
@@ -158,6 +162,12 @@ static int executable_input_param(const hr_executable *e, const hr_func *fn, int
 
 const char *cli_model_input_name(const cli_model *m, int i, char *buf, size_t cap) {
   if (m->program) return hr_program_input_name(m->program, i);
+  if (m->spmd) {
+    const hr_program *p = hr_spmd_program(m->spmd);
+    int n = hr_program_num_inputs(p);
+    snprintf(buf, cap, "%s@%d", hr_program_input_name(p, i % n), i / n);
+    return buf;
+  }
   const hr_func *fn = m->exe ? hr_module_find_func(hr_executable_module(m->exe), "main") : m->fn;
   int p = !fn ? -1 : m->exe ? executable_input_param(m->exe, fn, i) : m->input_params[i];
   const hr_attr *info = p >= 0 && fn->arg_attrs ? hr_attr_field(fn->arg_attrs[p], "jax.arg_info") : NULL;
@@ -169,6 +179,7 @@ const char *cli_model_input_name(const cli_model *m, int i, char *buf, size_t ca
 hr_status cli_model_run(cli_model *m, hr_tensor *const *inputs, int n, hr_tensor ***outputs, int *n_outputs) {
   if (m->exe) return hr_executable_run(m->exe, inputs, n, outputs, n_outputs);
   if (m->program) return hr_program_run(m->program, inputs, n, outputs, n_outputs);
+  if (m->spmd) return hr_spmd_run(m->spmd, inputs, n, outputs, n_outputs);
   if (n != m->n_inputs) return hr_error(HR_INVALID_ARGUMENT, "expected %d inputs, got %d", m->n_inputs, n);
   const hr_allocator *a = hr_default_allocator();
   hr_tensor **all = a->alloc(a->ctx, sizeof *all * (size_t)(m->fn->n_args ? m->fn->n_args : 1), 16);

@@ -1,5 +1,6 @@
 /* Models as the CLI sees them: a StableHLO file (with optional weights) run through the compiler
- * (JIT) or the reference interpreter, a portable artifact, or an executable file. */
+ * (JIT; on one thread per device when the module is written for several: hr_spmd) or the
+ * reference interpreter, a portable artifact, or an executable file. */
 #ifndef HLORUN_CLI_MODEL_H
 #define HLORUN_CLI_MODEL_H
 
@@ -23,6 +24,9 @@ typedef struct cli_model_args {
 typedef struct cli_model {
   const char *function;
   hr_program *program; /* compiled path */
+  /* compiled path of a module for several devices (mhlo.num_partitions/num_replicas > 1): its
+   * inputs are every device's inputs, device after device, named NAME@DEVICE */
+  hr_spmd *spmd;
   hr_executable *exe;  /* executable file */
   /* Interpreter path: the module, its weights, and which parameters are inputs. */
   hr_module *module;

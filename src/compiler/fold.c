@@ -6,8 +6,8 @@
 #include "compiler/compiler_internal.h"
 
 /* Ops that are never evaluated at compile time: effects, communication, randomness, device ids,
- * calls, terminators, barriers, tokens and tuples. Ops with regions or side effects are excluded
- * by their flags. */
+ * calls, terminators, barriers, tokens and tuples. Ops with regions, side effects or results that
+ * depend on the process (collectives, device ids) are excluded by their flags. */
 static bool never_folded(hr_opcode code) {
   switch (code) {
     case HR_OP_CONSTANT:
@@ -17,20 +17,13 @@ static bool never_folded(hr_opcode code) {
     case HR_OP_OPTIMIZATION_BARRIER:
     case HR_OP_RNG:
     case HR_OP_RNG_BIT_GENERATOR:
-    case HR_OP_PARTITION_ID:
-    case HR_OP_REPLICA_ID:
-    case HR_OP_ALL_GATHER:
-    case HR_OP_ALL_TO_ALL:
-    case HR_OP_COLLECTIVE_BROADCAST:
-    case HR_OP_COLLECTIVE_PERMUTE:
-    case HR_OP_CROSS_REPLICA_SUM:
     case HR_OP_CREATE_TOKEN:
     case HR_OP_AFTER_ALL:
     case HR_OP_TUPLE:
     case HR_OP_GET_TUPLE_ELEMENT: return true;
     default: break;
   }
-  return (hr_opcode_flags(code) & (HR_OPF_SIDE_EFFECT | HR_OPF_HAS_REGIONS | HR_OPF_TERMINATOR)) != 0;
+  return (hr_opcode_flags(code) & (HR_OPF_SIDE_EFFECT | HR_OPF_HAS_REGIONS | HR_OPF_TERMINATOR | HR_OPF_PROCESS)) != 0;
 }
 
 /* Whether every result is a static tensor and all of them together take at most `limit` bytes. */

@@ -227,19 +227,26 @@ static hr_status alloc_results(hr_interp *in, const hr_op *op, hr_tensor *const 
   return s;
 }
 
+/* Whether the op takes or makes tokens beside tensors: the transfers (kernels_reduce_transfer.c)
+ * and interpreter.run_parallel, whose kernels make their results. */
+static bool transfers_tokens(hr_opcode code) {
+  return code == HR_OP_INFEED || code == HR_OP_OUTFEED || code == HR_OP_SEND || code == HR_OP_RECV ||
+         code == HR_OP_INTERPRETER_RUN_PARALLEL;
+}
+
 /* Whether the op's kernel creates its results itself (control flow: the results are whatever the
  * region or callee returns, so their shapes are known only afterwards). */
 static bool produces_own_results(hr_opcode code) {
   return code == HR_OP_FUNC_CALL || code == HR_OP_WHILE || code == HR_OP_IF || code == HR_OP_CASE ||
          code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
-         code == HR_OP_COMPOSITE || code == HR_OP_OPTIMIZATION_BARRIER;
+         code == HR_OP_COMPOSITE || code == HR_OP_OPTIMIZATION_BARRIER || transfers_tokens(code);
 }
 
 /* Whether the op's kernel takes and makes values of token or tuple type (carried as packed bytes,
  * kernels_tuple.c); other kernels see tensors only. */
 static bool handles_tuples(hr_opcode code) {
   return code == HR_OP_TUPLE || code == HR_OP_GET_TUPLE_ELEMENT || code == HR_OP_AFTER_ALL ||
-         code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL || code == HR_OP_OPTIMIZATION_BARRIER;
+         code == HR_OP_COMPOSITE || code == HR_OP_FUNC_CALL || code == HR_OP_OPTIMIZATION_BARRIER || transfers_tokens(code);
 }
 
 /* HR_UNIMPLEMENTED when `op` reads or makes a token or tuple. */
@@ -690,10 +697,13 @@ static hr_status kernel_probe(hr_interp *in, const hr_op *op, hr_tensor *const *
   return NULL;
 }
 
-/* interpreter.print: writes the operand to stdout (as StableHLO's interpreter does). */
+/* interpreter.print: writes the operand to stdout (as StableHLO's interpreter does), whole even
+ * when the processes of a grid print at once. */
 static hr_status kernel_print(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   (void)in, (void)results;
+  flockfile(stdout);
   hr_interp_print_value(stdout, op->operands[0]->name, operands[0]);
+  funlockfile(stdout);
   return NULL;
 }
 
@@ -756,7 +766,7 @@ const hr_kernel hr_kernels_control[] = {
 static hr_status register_kernels(hr_interp *in) {
   const hr_kernel *groups[] = {hr_kernels_control, hr_kernels_elementwise, hr_kernels_data, hr_kernels_reduce,
                                hr_kernels_hlorun, hr_kernels_tuple, hr_kernels_quant,
-                               hr_kernels_chlo};
+                               hr_kernels_chlo, hr_kernels_parallel};
   for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
     for (const hr_kernel *k = groups[g]; k->fn; k++) {
       if ((unsigned)k->code >= HR_OP_COUNT) return hr_error(HR_INTERNAL, "kernel table entry with a bad op code");

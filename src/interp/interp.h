@@ -21,6 +21,8 @@
  *   hr_kernels_chlo         (kernels_chlo.c) chlo.broadcast_* (the stablehlo op's kernel over
  *                           operands broadcast to one shape), chlo.constant_like,
  *                           chlo.ragged_dot, chlo.scan (its body run per position)
+ *   hr_kernels_parallel     (run_parallel.c) interpreter.run_parallel: programs run in a process
+ *                           grid (grid.h), one thread per process
  * Each table ends with an entry whose fn is NULL.
  */
 #ifndef HLORUN_INTERP_INTERP_H
@@ -55,6 +57,7 @@ extern const hr_kernel hr_kernels_hlorun[]; /* reference kernels of the fused hl
 extern const hr_kernel hr_kernels_tuple[];  /* tuple, get_tuple_element, after_all, composite */
 extern const hr_kernel hr_kernels_quant[];  /* uniform_quantize, uniform_dequantize */
 extern const hr_kernel hr_kernels_chlo[];   /* chlo.broadcast_*, constant_like, ragged_dot, scan */
+extern const hr_kernel hr_kernels_parallel[]; /* interpreter.run_parallel */
 
 struct hr_interp {
   const hr_module *module;
@@ -64,6 +67,8 @@ struct hr_interp {
   hr_kernel_fn kernels[HR_OP_COUNT];
   int depth;                     /* nested calls and regions being run: HR_LIMIT_CALL_DEPTH at most */
   int64_t checks_passed;         /* check.* custom calls and ops that passed */
+  const struct hr_process *process; /* the process this interpreter runs in a process grid (grid.h),
+                                       or NULL: a single process (one replica, one partition) */
 };
 
 /* Polls a run's control (NULL: none): HR_DEADLINE_EXCEEDED once its deadline has passed, else

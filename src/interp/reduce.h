@@ -1,6 +1,6 @@
 /* Module interface of the reduce kernel group, also used by backend/cpu/fast_reduce.c: reductions,
- * windows, contractions, linear algebra, FFT, random bits and single-process collectives
- * (kernels_reduce*.c, kernels_linalg.c).
+ * windows, contractions, linear algebra, FFT, random bits, collectives and transfers (infeed, outfeed,
+ * send, recv) (kernels_reduce*.c, kernels_linalg.c).
  *
  * Shared pieces:
  *   - scalar conversion between element types (convert semantics),
@@ -225,8 +225,12 @@ HR_RED_KERNEL(hr_red_kernel_rng_bit_generator);
 HR_RED_KERNEL(hr_red_kernel_batch_norm_inference);
 HR_RED_KERNEL(hr_red_kernel_batch_norm_training);
 HR_RED_KERNEL(hr_red_kernel_batch_norm_grad);
-HR_RED_KERNEL(hr_red_kernel_identity_collective);
+HR_RED_KERNEL(hr_red_kernel_collective);
 HR_RED_KERNEL(hr_red_kernel_collective_permute);
 HR_RED_KERNEL(hr_red_kernel_process_id);
+HR_RED_KERNEL(hr_red_kernel_infeed);
+HR_RED_KERNEL(hr_red_kernel_outfeed);
+HR_RED_KERNEL(hr_red_kernel_send);
+HR_RED_KERNEL(hr_red_kernel_recv);
 
 #endif /* HLORUN_INTERP_REDUCE_H */

@@ -120,6 +120,7 @@ hri_arity hri_op_arity(hr_opcode code) {
     case HR_OP_CHECK_EXPECT_SERIALIZED_EQ: return arity(1, 1, 0, 0, 0, 0);
     case HR_OP_INTERPRETER_PROBE: return arity(1, 1, 1, 1, 0, 0);
     case HR_OP_INTERPRETER_PRINT: return arity(1, 1, 0, 0, 0, 0);
+    case HR_OP_INTERPRETER_RUN_PARALLEL: return arity(0, -1, 0, -1, 0, 0);
     case HR_OP_HLORUN_MATMUL: return arity(2, -1, 1, 1, 1, 1);
     case HR_OP_HLORUN_FUSED: return arity(1, -1, 1, 1, 1, 1);
     case HR_OP_HLORUN_LAYER_NORM: return arity(1, 3, 1, 1, 0, 0);
@@ -260,6 +261,7 @@ static const hri_rule rules[HR_OP_COUNT] = {
     [HR_OP_CHECK_EXPECT_SERIALIZED_EQ] = hri_infer_check,
     [HR_OP_INTERPRETER_PROBE] = hri_infer_probe,
     [HR_OP_INTERPRETER_PRINT] = hri_infer_print,
+    [HR_OP_INTERPRETER_RUN_PARALLEL] = hri_infer_declared,
 
     [HR_OP_HLORUN_MATMUL] = hri_infer_hlorun_matmul,
     [HR_OP_HLORUN_FUSED] = hri_infer_hlorun_fused,

@@ -152,15 +152,26 @@ hr_status hri_infer_collective_reduce(const hri_ctx *c) {
   return NULL;
 }
 
+/* Whether the op's process groups are cross_replica_and_partition ones (a channel_handle > 0
+ * without use_global_device_ids: docs/spec.md), which hold a replica group of every partition. */
+static bool spans_partitions(const hr_op *op) {
+  const hr_attr *ch = hr_op_attr(op, "channel_handle");
+  const hr_attr *h = ch && ch->kind == HR_ATTR_STRUCT ? hr_attr_field(ch, "handle") : NULL;
+  const hr_attr *g = hr_op_attr(op, "use_global_device_ids");
+  bool global = g && (g->kind == HR_ATTR_UNIT || (g->kind == HR_ATTR_BOOL && g->u.b));
+  return h && h->kind == HR_ATTR_INT && h->u.i.value > 0 && !global;
+}
+
 /* The group size of the replica_groups attribute (dim 1 of its [groups, size] tensor), or
- * HR_DYNAMIC when the groups are empty (all replicas). */
+ * HR_DYNAMIC when the groups are empty (all replicas) or span the partitions, whose number only
+ * the process grid running the op knows. */
 static hr_status group_size(const hri_ctx *c, int64_t *out) {
   const hr_attr *a = hr_op_attr(c->op, "replica_groups");
   if (!a || a->kind != HR_ATTR_DENSE || a->u.dense.type.kind != HR_TYPE_TENSOR ||
       a->u.dense.type.shape.rank != 2)
     return hri_err(c, "attribute 'replica_groups' must be a 2-D integer tensor");
   *out = a->u.dense.type.shape.dims[1];
-  if (*out == 0) *out = HR_DYNAMIC;
+  if (*out == 0 || spans_partitions(c->op)) *out = HR_DYNAMIC;
   return NULL;
 }
 

@@ -52,6 +52,8 @@ enum {
   HR_OPF_TERMINATOR = 1 << 3,  /* ends a block: func.return, stablehlo.return */
   HR_OPF_HAS_REGIONS = 1 << 4, /* carries nested regions */
   HR_OPF_SIDE_EFFECT = 1 << 5, /* must not be removed even if its results are unused */
+  HR_OPF_PROCESS = 1 << 6,     /* its results depend on the process running it (a collective or a
+                                  process id): never evaluated ahead of a run */
 };
 
 typedef enum hr_opcode {
@@ -345,6 +347,14 @@ struct hr_module {
 
 /* Finds a function by name (without '@'); NULL when absent. */
 hr_func *hr_module_find_func(const hr_module *m, const char *name);
+/* interpreter.run_parallel (ir/run_parallel.c): the process grid its `programs` spans (replicas x
+ * partitions), the function process `index` (= replica * partitions + partition) runs, and
+ * function `index` of its `infeed` queue (*count entries; 0 without one, and *out is set only for
+ * an index below *count). Malformed attributes or unknown functions are errors naming `op`. */
+hr_status hr_run_parallel_grid(const hr_op *op, int64_t *replicas, int64_t *partitions);
+hr_status hr_run_parallel_program(const hr_module *m, const hr_op *op, int64_t index, const hr_func **out);
+hr_status hr_run_parallel_infeed(const hr_module *m, const hr_op *op, int64_t index, int64_t *count,
+                                 const hr_func **out);
 /* Finds an op attribute by name; NULL when absent. */
 const hr_attr *hr_op_attr(const hr_op *op, const char *name);
 /* Whether attribute `name` of `op` holds StableHLO's default for it, so that the op without it is

@@ -8,6 +8,8 @@
  *   - terminators: a function body ends in func.return whose operands match the function's result
  *     types, a region ends in stablehlo.return, and terminators appear nowhere else;
  *   - func.call: the callee exists and its argument and result types match;
+ *   - interpreter.run_parallel: its programs exist and take its operands and make its results,
+ *     process after process;
  *   - per-op rules and declared result types, via hr_infer_result_types: the declared types must
  *     be compatible with the inferred ones (infer.h).
  * Finally it rejects recursion: StableHLO programs must not call themselves, directly or not.
@@ -245,6 +247,47 @@ static hr_status verify_call(verifier *v, const hr_op *op) {
   return add_edge(v, callee, op);
 }
 
+/* Checks that `got` (the op's operand or result `index`) may hold `fn`'s parameter or result `k`. */
+static hr_status check_slot(const hr_op *op, const char *what, int index, const hr_type *got, const hr_func *fn,
+                            int k, const hr_type *want) {
+  if (hr_type_compatible(want, got)) return NULL;
+  hri_tbuf b1, b2;
+  return op_err(op, "%s #%d has type %s, but @%s's #%d is %s", what, index, hri_type_str(got, &b1), fn->name, k,
+                hri_type_str(want, &b2));
+}
+
+/* Checks interpreter.run_parallel: every program exists, the operands are the programs' arguments
+ * and the results their results, process after process; records the call edges. */
+static hr_status verify_run_parallel(verifier *v, const hr_op *op) {
+  int64_t replicas = 0, partitions = 1;
+  HR_TRY(hr_run_parallel_grid(op, &replicas, &partitions));
+  if (replicas > HR_LIMIT_PROCESSES / partitions)
+    return op_err(op, "`programs` spans more than %d processes", HR_LIMIT_PROCESSES);
+  int arg = 0, result = 0;
+  for (int64_t p = 0; p < replicas * partitions; p++) {
+    const hr_func *fn;
+    HR_TRY(hr_run_parallel_program(v->m, op, p, &fn));
+    if (fn->n_args > op->n_operands - arg || fn->n_results > op->n_results - result)
+      return op_err(op, "the programs take more operands or return more results than the op has");
+    for (int k = 0; k < fn->n_args; k++, arg++)
+      HR_TRY(check_slot(op, "operand", arg, &op->operands[arg]->type, fn, k, &fn->body.args[k].type));
+    for (int k = 0; k < fn->n_results; k++, result++)
+      HR_TRY(check_slot(op, "result", result, &op->results[result].type, fn, k, &fn->result_types[k]));
+    HR_TRY(add_edge(v, find_func(v, fn->name), op));
+  }
+  if (arg != op->n_operands || result != op->n_results)
+    return op_err(op, "has %d operands and %d results, but its programs take %d and return %d", op->n_operands,
+                  op->n_results, arg, result);
+  int64_t n_infeed = 0;
+  const hr_func *fn = NULL;
+  HR_TRY(hr_run_parallel_infeed(v->m, op, 0, &n_infeed, &fn));
+  for (int64_t i = 0; i < n_infeed; i++) {
+    HR_TRY(hr_run_parallel_infeed(v->m, op, i, &n_infeed, &fn));
+    HR_TRY(add_edge(v, find_func(v, fn->name), op));
+  }
+  return NULL;
+}
+
 /* Checks attributes that shape inference does not read. */
 static hr_status verify_attrs(const hr_op *op) {
   for (int i = 0; i < op->n_attrs; i++)
@@ -306,6 +349,7 @@ static hr_status verify_op(verifier *v, const hr_op *op, const hr_block *b, int 
   for (int r = 0; r < op->n_regions; r++) HR_TRY(verify_block(v, &op->regions[r], op, depth + 1));
   HR_TRY(verify_attrs(op));
   if (op->code == HR_OP_FUNC_CALL) HR_TRY(verify_call(v, op));
+  if (op->code == HR_OP_INTERPRETER_RUN_PARALLEL) HR_TRY(verify_run_parallel(v, op));
   HR_TRY(check_result_types(v, op));
   for (int i = 0; i < op->n_results; i++) HR_TRY(define_value(v, op, &op->results[i]));
   return NULL;

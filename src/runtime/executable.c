@@ -704,11 +704,13 @@ static bool is_fixed(const hr_executable *e, const slot *s) {
   return k == SLOT_BOUND || k == SLOT_CONSTANT || k == SLOT_FOLDED;
 }
 
-/* Whether step `st` can be folded: a direct reference step without side effects (nor randomness)
- * whose operands are all fixed and whose results are at most HR_EXEC_FOLD_MAX_BYTES each. */
+/* Whether step `st` can be folded: a direct reference step without side effects (nor randomness,
+ * nor results that depend on the process: collectives, device ids) whose operands are all fixed
+ * and whose results are at most HR_EXEC_FOLD_MAX_BYTES each. */
 static bool is_foldable(const hr_executable *e, const step *st) {
   const hr_op *op = st->op;
-  if (st->kind != STEP_REFERENCE || !st->kernel || (hr_opcode_flags(op->code) & HR_OPF_SIDE_EFFECT) ||
+  if (st->kind != STEP_REFERENCE || !st->kernel ||
+      (hr_opcode_flags(op->code) & (HR_OPF_SIDE_EFFECT | HR_OPF_PROCESS)) ||
       op->code == HR_OP_CUSTOM_CALL || op->code == HR_OP_RNG || op->code == HR_OP_RNG_BIT_GENERATOR)
     return false;
   for (int i = 0; i < op->n_operands; i++) {
@@ -1294,6 +1296,8 @@ static void free_devices(hr_executable *e) {
   }
   for (int d = 0; d < MAX_DEVICES; d++) hr_device_close(e->devices[d]);
 }
+
+void hr_executable_set_process(hr_executable *e, const struct hr_process *process) { e->interp->process = process; }
 
 void hr_executable_free(hr_executable *e) {
   if (!e) return;

@@ -25,6 +25,12 @@ hr_status hr_executable_create(hr_module *specialized, const hr_tensor *const *b
 const hr_module *hr_executable_module(const hr_executable *e);
 const hr_tensor *hr_executable_bound(const hr_executable *e, int param);
 
+/* Makes the executable run as `process` of a process grid (interp/grid.h): its collectives (run
+ * by the interpreter's kernels) meet the grid's other processes; NULL: a single process again.
+ * For the SPMD runner (spmd.c), around each run. */
+struct hr_process;
+void hr_executable_set_process(hr_executable *e, const struct hr_process *process);
+
 /* Splits an executable's runs into `chunks` (>= 1; a batch split, compiler/split.h): its inputs
  * and outputs become `chunks` times as long along dimension 0 (their specs say so), and a run
  * runs the plan once per chunk on the c-th equal slice of each. Fails when an input or output has

@@ -1,5 +1,6 @@
-// ERROR: only a single replica and partition are supported
-// Gathering from two replicas needs a second process, which the interpreter does not have.
+// ERROR: a program for several processes runs in a process grid
+// Gathering from two replicas needs a second process, which a run outside a process grid does not
+// have.
 module {
   func.func @main() {
     %v = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# hlorun run of a module of one device's code for two devices (mhlo.num_partitions = 2, an SPMD
+# program): its inputs are named NAME@DEVICE, the devices' all_reduce sums their inputs on both,
+# partition_id is each device's; a missing device input, compile and export are clean errors; the
+# same module with a Shardy mesh is a global program and runs on one device.
+set -u
+bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+module() { # module HEADER_EXTRA: the two-device module, with HEADER_EXTRA inside its body
+  cat <<MLIR
+module attributes {mhlo.num_partitions = 2 : i32} {
+  $1
+  func.func @main(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<ui32>) {
+    %s = "stablehlo.all_reduce"(%x) ({
+    ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+      %t = stablehlo.add %a, %b : tensor<f32>
+      stablehlo.return %t : tensor<f32>
+    }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<3xf32>) -> tensor<3xf32>
+    %p = stablehlo.partition_id : tensor<ui32>
+    return %s, %p : tensor<3xf32>, tensor<ui32>
+  }
+}
+MLIR
+}
+module "" >"$tmp/spmd.mlir"
+
+# Generated inputs for both devices (arg0@0, arg0@1): four results, device after device.
+timeout 60 "$bin" run "$tmp/spmd.mlir" --batch 1 --output "$tmp/a" >"$tmp/a.out" 2>&1 || fail "run --batch: $(cat "$tmp/a.out")"
+grep -A1 '^result 1: tensor<ui32>' "$tmp/a.out" | grep -qx 0 || fail "device 0's partition_id is not 0: $(cat "$tmp/a.out")"
+grep -A1 '^result 3: tensor<ui32>' "$tmp/a.out" | grep -qx 1 || fail "device 1's partition_id is not 1: $(cat "$tmp/a.out")"
+[ "$(grep -A1 '^result 0:' "$tmp/a.out" | tail -1)" = "$(grep -A1 '^result 2:' "$tmp/a.out" | tail -1)" ] ||
+  fail "the devices' all_reduce results differ: $(cat "$tmp/a.out")"
+
+# Inputs by name and device: the sums fed back in sum to twice as much, on both devices.
+timeout 60 "$bin" run "$tmp/spmd.mlir" --input "arg0@0=$tmp/a/out0.npy" --input "arg0@1=$tmp/a/out2.npy" \
+  --output "$tmp/b" --quiet >"$tmp/b.out" 2>&1 || fail "run --input NAME@D: $(cat "$tmp/b.out")"
+timeout 60 "$bin" run "$tmp/spmd.mlir" --input "arg0@0=$tmp/b/out0.npy" --input "arg0@1=$tmp/a/out0.npy" \
+  >/dev/null 2>&1 || fail "run on the sums"
+
+# expect_error FILE TEXT CMD...: CMD exits 1 with TEXT in its output (kept in FILE).
+expect_error() {
+  local out=$1 want=$2
+  shift 2
+  "$@" >"$out" 2>&1
+  local rc=$?
+  if [ "$rc" -ne 1 ] || ! grep -qF -- "$want" "$out"; then fail "$*: exit $rc, $(cat "$out")"; fi
+}
+expect_error "$tmp/c.out" "missing --input for 'arg0@1'" "$bin" run "$tmp/spmd.mlir" --input "arg0@0=$tmp/a/out0.npy"
+expect_error "$tmp/d.out" "one device's code for several devices" "$bin" compile "$tmp/spmd.mlir" -o "$tmp/x.hlox"
+expect_error "$tmp/e.out" "one device's code for several devices" "$bin" export "$tmp/spmd.mlir" -o "$tmp/x.hlo"
+
+# With a mesh the module is a global program: one device, two results, partition_id 0.
+module 'sdy.mesh @mesh = <["x"=2]>' >"$tmp/global.mlir"
+timeout 60 "$bin" run "$tmp/global.mlir" --batch 1 >"$tmp/f.out" 2>&1 || fail "global program: $(cat "$tmp/f.out")"
+if grep -q '^result 2:' "$tmp/f.out"; then fail "the global program ran on two devices: $(cat "$tmp/f.out")"; fi
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failures" >&2
+  exit 1
+fi
+echo "SPMD runs: all cases as expected"
