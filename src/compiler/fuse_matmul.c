@@ -1,4 +1,5 @@
-/* Matrix products by a weight or constant and their epilogues:
+/* Matrix products and their epilogues (by a weight or constant, packed once; or by a value of
+ * the run, packed per run, when the product is large enough: MIN_ROWS_UNPACKED):
  *
  *   %c = dot_general %a, %b, contracting_dims = [r - 1] x [0]      (a [..., K], b [K, N])
  *   %d = add %c, broadcast_in_dim(%bias)                           (per-column [N])
@@ -19,6 +20,14 @@
 #include <string.h>
 
 #include "compiler/fuse_internal.h"
+
+/* When a right operand known only at run time (activations times activations, or a weight given
+ * as an input: one shard per device in an SPMD program) is fused: at least MIN_ROWS_UNPACKED lhs
+ * rows and MIN_MACS_UNPACKED multiply-adds. The GEMM then packs it per run (hr_gemm_unpacked_into),
+ * K x N copied once for M x K x N multiply-adds, which pays from a few rows on; smaller products
+ * stay with the reference kernel, as fast there and equal to the interpreter bit for bit (the GEMM
+ * sums in another order, with fused multiply-adds). */
+enum { MIN_ROWS_UNPACKED = 16, MIN_MACS_UNPACKED = 1 << 20 };
 
 /* Body arguments, constants and values one epilogue may need at most. */
 #define MAX_MAP (5 * HF_MAX_PATTERN)
@@ -52,6 +61,24 @@ static bool is_fixed(const hf_graph *g, const hr_value *v) {
   return hf_is_weight(g, v) || hf_def(g, v, HR_OP_CONSTANT);
 }
 
+/* Rows of the lhs (the product of its dimensions but the last), 0 when one is dynamic. */
+static int64_t lhs_rows(const hr_value *a) {
+  int64_t rows = 1;
+  for (int d = 0; d + 1 < a->type.shape.rank; d++) {
+    int64_t n = a->type.shape.dims[d];
+    if (n < 0 || (n > 0 && rows > INT64_MAX / n)) return 0;
+    rows *= n;
+  }
+  return rows;
+}
+
+/* Whether a product of `a` by a run-time `b` is large enough to fuse (see MIN_ROWS_UNPACKED). */
+static bool worth_packing_per_run(const hr_value *a, const hr_value *b) {
+  int64_t rows = lhs_rows(a), k = b->type.shape.dims[0], n = b->type.shape.dims[1], macs;
+  return rows >= MIN_ROWS_UNPACKED && k > 0 && n > 0 && !__builtin_mul_overflow(rows, k, &macs) &&
+         !__builtin_mul_overflow(macs, n, &macs) && macs >= MIN_MACS_UNPACKED;
+}
+
 /* Whether `v` is transpose(w, [1, 0]). */
 static bool is_matrix_transpose(const hf_graph *g, const hr_value *v) {
   const hr_op *op = hf_def(g, v, HR_OP_TRANSPOSE);
@@ -80,11 +107,11 @@ static bool match_product(const hf_graph *g, const hr_op *op, epilogue *e) {
   } else if (rank != 2) {
     return false;
   }
-  if (!is_fixed(g, b)) {
-    if (!is_matrix_transpose(g, b) || !is_fixed(g, b->def->operands[0])) return false;
+  if (!is_fixed(g, b) && is_matrix_transpose(g, b) && is_fixed(g, b->def->operands[0])) {
     b = b->def->operands[0];
     transposed = !transposed;
   }
+  if (!is_fixed(g, b) && !worth_packing_per_run(a, b)) return false;
   hr_shape want = a->type.shape;
   want.dims[rank - 1] = b->type.shape.dims[transposed ? 0 : 1];
   hr_type t = hr_tensor_type(HR_F32, want.rank, want.dims);

@@ -500,6 +500,16 @@ TEST(unpacked_matches_packed) {
     float *expected = run_gemm(&p, NULL, HR_GEMM_F32, NULL, NULL), *c = alloc_c(&p);
     CHECK_OK(hr_gemm_unpacked(pool, NULL, p.a, p.lda, p.m, p.k, p.b, p.ldb, p.n, t == 1, c, p.ldc, NULL, NULL, NULL));
     CHECK(expected && memcmp(c, expected, (size_t)(p.m * p.ldc) * sizeof(float)) == 0);
+    /* Packed by both threads into the caller's buffer, twice (the second pack overwrites the first). */
+    size_t bytes = hr_gemm_unpacked_bytes(p.k, p.n);
+    void *buf = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    CHECK(bytes > 0 && buf);
+    for (int rep = 0; buf && rep < 2; rep++) {
+      CHECK_OK(hr_gemm_unpacked_into(pool, buf, p.a, p.lda, p.m, p.k, p.b, p.ldb, p.n, t == 1, c, p.ldc, NULL, NULL,
+                                     NULL));
+      CHECK(expected && memcmp(c, expected, (size_t)(p.m * p.ldc) * sizeof(float)) == 0);
+    }
+    free(buf);
     free(expected);
     free(c);
     free_problem(&p);
@@ -529,6 +539,11 @@ TEST(invalid_arguments) {
   s = hr_gemm_unpacked(NULL, NULL, x, 2, 2, 2, x, 2, 2, false, x, 1, NULL, NULL, NULL); /* ldc < n */
   CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
   hr_status_free(s);
+  s = hr_gemm_unpacked_into(NULL, NULL, x, 2, 2, 2, x, 2, 2, false, x, 2, NULL, NULL, NULL); /* no buffer */
+  CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
+  hr_status_free(s);
+  CHECK(hr_gemm_unpacked_bytes(INT64_MAX / 2, INT64_MAX / 2) == 0); /* too large: reported by the call */
+  CHECK(hr_gemm_unpacked_bytes(0, 4) == 0);
 }
 
 int main(void) {

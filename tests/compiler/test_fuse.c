@@ -163,6 +163,22 @@ TEST(matmul_needs_a_weight) {
   hr_module_free(m);
 }
 
+/* A product of two values of the run: fused (B packed per run) when large, left alone when small. */
+static const char *kActivations =
+    "func.func @main(%x: tensor<64x256xf32>, %y: tensor<256x128xf32>, %z: tensor<128x256xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>) {\n"
+    "  %0 = stablehlo.dot_general %x, %y, contracting_dims = [1] x [0] : (tensor<64x256xf32>, tensor<256x128xf32>) -> tensor<64x128xf32>\n"
+    "  %1 = stablehlo.dot_general %x, %z, contracting_dims = [1] x [1] : (tensor<64x256xf32>, tensor<128x256xf32>) -> tensor<64x128xf32>\n"
+    "  return %0, %1 : tensor<64x128xf32>, tensor<64x128xf32>\n"
+    "}\n";
+
+TEST(matmul_by_a_run_time_operand_when_large) {
+  hr_fuse_stats st;
+  hr_module *m = fuse(kActivations, (fuse_case){.tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.matmul, 2); /* 64 x 256 x 128 = 2^21 multiply-adds each, B as [K, N] and [N, K] */
+  if (m) CHECK_EQ_INT(count(m, HR_OP_DOT_GENERAL), 0);
+  hr_module_free(m);
+}
+
 TEST(matmul_without_epilogues) {
   hr_fuse_stats st;
   hr_module *m = fuse(kDenseGelu, (fuse_case){.weights = 1u << 1, .disable = HR_FUSE_EPILOGUE}, &st);
@@ -814,6 +830,7 @@ TEST(no_main_is_an_error) {
 int main(void) {
   RUN(matmul_absorbs_bias_gelu_and_residual);
   RUN(matmul_needs_a_weight);
+  RUN(matmul_by_a_run_time_operand_when_large);
   RUN(matmul_without_epilogues);
   RUN(matmul_transposed_weights);
   RUN(matmul_constant_b_with_dot);

@@ -3,7 +3,8 @@
  *
  * A fixed right operand (a weight: bound parameter or constant) is packed once when preparing, in
  * bf16 when the executable asks for bf16 and the CPU has AVX512_BF16. Otherwise it is packed per
- * run by hr_gemm_unpacked (f32). The epilogue operands are read per block: argument 0 of the
+ * run (f32) by every thread into the kernel's scratch memory, ahead of the epilogue's
+ * (hr_gemm_unpacked_into): no allocation per run. The epilogue operands are read per block: argument 0 of the
  * region is the accumulator (C itself, updated in place), a rank-0 operand is a splat, a [N]
  * operand a per-column vector, a full-shape operand (a residual) is read at the block's rows and
  * columns. An identity region (return %acc) needs no epilogue at all. A region that starts by
@@ -27,7 +28,8 @@ typedef struct matmul_kernel {
   int addend_args[HR_GEMM_MAX_ADDENDS]; /* region arguments added by the GEMM, in order */
   int n_epilogue;
   epilogue_kind kinds[HR_VM_MAX_ARGS]; /* of operands 2, 3, ... */
-  size_t worker_scratch;
+  size_t pack_bytes;     /* scratch for a right operand packed per run (rounded to 64); 0 when fixed */
+  size_t worker_scratch; /* each worker's epilogue scratch, after the packed operand */
 } matmul_kernel;
 
 /* The per-run view. */
@@ -64,7 +66,8 @@ static void epilogue_block(void *ctx, float *c, int64_t ldc, int64_t row0, int64
 static hr_status matmul_run(const hr_fast_kernel *base, hr_tensor *const *operands, hr_tensor *const *results,
                             void *scratch) {
   const matmul_kernel *k = (const matmul_kernel *)base;
-  matmul_job j = {.k = k, .scratch = scratch};
+  unsigned char *pack = scratch;
+  matmul_job j = {.k = k, .scratch = pack + k->pack_bytes};
   for (int i = 0; i < k->n_epilogue; i++) j.operand[i] = operands[i + 2]->data;
   hr_gemm_addends add = {.n = k->n_addends};
   for (int i = 0; i < k->n_addends; i++) {
@@ -78,8 +81,8 @@ static hr_status matmul_run(const hr_fast_kernel *base, hr_tensor *const *operan
     hr_gemm(base->pool, a, k->k, k->m, k->packed, c, k->n, &add, ep, &j);
     return NULL;
   }
-  return hr_gemm_unpacked(base->pool, base->allocator, a, k->k, k->m, k->k, operands[1]->data,
-                          k->transpose_b ? k->k : k->n, k->n, k->transpose_b, c, k->n, &add, ep, &j);
+  return hr_gemm_unpacked_into(base->pool, pack, a, k->k, k->m, k->k, operands[1]->data,
+                               k->transpose_b ? k->k : k->n, k->n, k->transpose_b, c, k->n, &add, ep, &j);
 }
 
 static void matmul_destroy(hr_fast_kernel *base) {
@@ -166,8 +169,9 @@ hr_status hr_fast_prepare_matmul(const hr_fast_env *env, const hr_op *op, const 
     hr_fast_free(&k->base);
     return s;
   }
+  k->pack_bytes = k->packed ? 0 : (hr_gemm_unpacked_bytes(k->k, k->n) + 63) / 64 * 64;
   k->worker_scratch = k->vm ? hr_vm_scratch_bytes(k->vm) : 0;
-  k->base.scratch_bytes = k->worker_scratch * (size_t)k->base.n_workers;
+  k->base.scratch_bytes = k->pack_bytes + k->worker_scratch * (size_t)k->base.n_workers;
   *out = &k->base;
   return NULL;
 }

@@ -99,17 +99,10 @@ static void fill_panel_bf16(const float *b, int64_t ldb, bool transpose_b, int64
   }
 }
 
-/* Checks the arguments of a pack. */
-static hr_status check_pack(const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
-                            hr_gemm_precision precision) {
-  if (precision != HR_GEMM_F32 && precision != HR_GEMM_BF16)
-    return hr_error(HR_INVALID_ARGUMENT, "gemm: unknown precision %d", (int)precision);
+/* Checks that a [k x n] B can be packed: not negative, its packed words countable in size_t. */
+static hr_status check_size(int64_t k, int64_t n) {
   if (k < 0 || n < 0)
     return hr_error(HR_INVALID_ARGUMENT, "gemm: negative B shape %lld x %lld", (long long)k, (long long)n);
-  int64_t row_len = transpose_b ? k : n, rows = transpose_b ? n : k;
-  if (rows > 0 && row_len > 0 && (!b || ldb < row_len))
-    return hr_error(HR_INVALID_ARGUMENT, "gemm: B is NULL or its leading dimension %lld is below %lld",
-                    (long long)ldb, (long long)row_len);
   /* The packed words are fewer than (k + 1 + 2 * HR_GEMM_BF16_STEP_ALIGN) steps of n + NR columns
    * (bf16 blocks are padded by less than HR_GEMM_BF16_STEP_ALIGN steps, and K <= 2 * KSTEPS_MAX *
    * blocks). */
@@ -121,6 +114,19 @@ static hr_status check_pack(const float *b, int64_t ldb, int64_t k, int64_t n, b
   return NULL;
 }
 
+/* Checks the arguments of a pack. */
+static hr_status check_pack(const float *b, int64_t ldb, int64_t k, int64_t n, bool transpose_b,
+                            hr_gemm_precision precision) {
+  if (precision != HR_GEMM_F32 && precision != HR_GEMM_BF16)
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: unknown precision %d", (int)precision);
+  HR_TRY(check_size(k, n));
+  int64_t row_len = transpose_b ? k : n, rows = transpose_b ? n : k;
+  if (rows > 0 && row_len > 0 && (!b || ldb < row_len))
+    return hr_error(HR_INVALID_ARGUMENT, "gemm: B is NULL or its leading dimension %lld is below %lld",
+                    (long long)ldb, (long long)row_len);
+  return NULL;
+}
+
 /* Bytes of the packed panels: full K blocks, then the last (possibly shorter) one. */
 static size_t packed_bytes(const hr_gemm_packed_b *p) {
   if (p->k_blocks == 0) return 0;
@@ -129,12 +135,13 @@ static size_t packed_bytes(const hr_gemm_packed_b *p) {
   return (size_t)(steps * p->n_panels) * HR_GEMM_NR * sizeof(uint32_t);
 }
 
-/* Fills every panel of every K block. */
-static void fill_panels(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool transpose_b) {
+/* Fills panels [j0, j1) of every K block. */
+static void fill_panel_range(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool transpose_b, int64_t j0,
+                             int64_t j1) {
   for (int64_t kb = 0; kb < p->k_blocks; kb++) {
     int64_t k0 = kb * p->k_block, kc = block_k(p, kb), steps = hr_gemm_steps(p->precision, kc);
     char *block = (char *)p->data + block_offset(p, kb);
-    for (int64_t j = 0; j < p->n_panels; j++) {
+    for (int64_t j = j0; j < j1; j++) {
       int64_t col0 = j * HR_GEMM_NR;
       int cols = p->n - col0 < HR_GEMM_NR ? (int)(p->n - col0) : HR_GEMM_NR;
       void *panel = block + (size_t)(j * steps) * HR_GEMM_NR * sizeof(uint32_t);
@@ -144,6 +151,35 @@ static void fill_panels(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool t
         fill_panel_f32(b, ldb, transpose_b, k0, kc, col0, cols, panel);
     }
   }
+}
+
+/* Fills every panel of every K block. */
+static void fill_panels(hr_gemm_packed_b *p, const float *b, int64_t ldb, bool transpose_b) {
+  fill_panel_range(p, b, ldb, transpose_b, 0, p->n_panels);
+}
+
+/* A pack spread over a pool: each participant fills a range of panels. */
+typedef struct fill_job {
+  hr_gemm_packed_b *p;
+  const float *b;
+  int64_t ldb;
+  bool transpose_b;
+} fill_job;
+
+static void fill_job_run(void *ctx, int64_t begin, int64_t end, int worker) {
+  (void)worker;
+  const fill_job *j = ctx;
+  fill_panel_range(j->p, j->b, j->ldb, j->transpose_b, begin, end);
+}
+
+/* The f32 header of a [k x n] B (no data yet). */
+static hr_gemm_packed_b f32_header(int64_t k, int64_t n) {
+  hr_gemm_packed_b p = {.precision = HR_GEMM_F32, .kernels = select_kernels(HR_GEMM_F32, HR_GEMM_ISA_BEST),
+                        .k = k, .n = n};
+  p.n_panels = (n + HR_GEMM_NR - 1) / HR_GEMM_NR;
+  p.k_block = choose_k_block(k, HR_GEMM_F32);
+  p.k_blocks = p.k_block ? (k + p.k_block - 1) / p.k_block : 0;
+  return p;
 }
 
 hr_status hr_gemm_pack_b_isa(const hr_allocator *a, const float *b, int64_t ldb, int64_t k, int64_t n,
@@ -436,9 +472,19 @@ void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const 
   hr_parallel_for(pool, threads, 1, gemm_participant, &j);
 }
 
-hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,
-                           int64_t k, const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
-                           const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+size_t hr_gemm_unpacked_bytes(int64_t k, int64_t n) {
+  hr_status s = check_size(k, n);
+  if (s) { /* hr_gemm_unpacked_into reports it */
+    hr_status_free(s);
+    return 0;
+  }
+  hr_gemm_packed_b p = f32_header(k, n);
+  return packed_bytes(&p);
+}
+
+hr_status hr_gemm_unpacked_into(hr_threadpool *pool, void *buf, const float *A, int64_t lda, int64_t m, int64_t k,
+                                const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
+                                const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
   if (m < 0) return hr_error(HR_INVALID_ARGUMENT, "gemm: negative M %lld", (long long)m);
   if (m > 0 && k > 0 && (!A || lda < k))
     return hr_error(HR_INVALID_ARGUMENT, "gemm: A is NULL or its leading dimension %lld is below K = %lld",
@@ -446,9 +492,26 @@ hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const flo
   if (m > 0 && n > 0 && (!c || ldc < n))
     return hr_error(HR_INVALID_ARGUMENT, "gemm: C is NULL or its leading dimension %lld is below N = %lld",
                     (long long)ldc, (long long)n);
-  hr_gemm_packed_b *packed;
-  HR_TRY(hr_gemm_pack_b(a, b, ldb, k, n, transpose_b, HR_GEMM_F32, &packed));
-  hr_gemm(pool, A, lda, m, packed, c, ldc, addends, epilogue, epilogue_ctx);
-  hr_gemm_packed_b_free(packed);
+  HR_TRY(check_pack(b, ldb, k, n, transpose_b, HR_GEMM_F32));
+  hr_gemm_packed_b p = f32_header(k, n);
+  if (!p.kernels) return hr_error(HR_UNIMPLEMENTED, "gemm: this CPU lacks the AVX-512 kernels for f32");
+  if (packed_bytes(&p) > 0 && !buf) return hr_error(HR_INVALID_ARGUMENT, "gemm: no buffer to pack B into");
+  p.data = buf;
+  fill_job job = {&p, b, ldb, transpose_b};
+  if (p.k_blocks > 0) hr_parallel_for(pool, p.n_panels, 1, fill_job_run, &job);
+  hr_gemm(pool, A, lda, m, &p, c, ldc, addends, epilogue, epilogue_ctx);
   return NULL;
+}
+
+hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,
+                           int64_t k, const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
+                           const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx) {
+  if (!a) a = hr_default_allocator();
+  size_t bytes = hr_gemm_unpacked_bytes(k, n);
+  void *buf = bytes ? a->alloc(a->ctx, bytes, 64) : NULL;
+  if (bytes && !buf) return hr_error(HR_OUT_OF_MEMORY, "gemm: out of memory packing B (%zu bytes)", bytes);
+  hr_status s = hr_gemm_unpacked_into(pool, buf, A, lda, m, k, b, ldb, n, transpose_b, c, ldc, addends, epilogue,
+                                      epilogue_ctx);
+  if (buf) a->free(a->ctx, buf);
+  return s;
 }

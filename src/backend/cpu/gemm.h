@@ -56,10 +56,19 @@ void hr_gemm(hr_threadpool *pool, const float *a, int64_t lda, int64_t m, const 
              int64_t ldc, const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx);
 
 /* C = A . B for a B that is not packed ahead (activations times activations); packs B internally
- * per call. f32 only. */
+ * per call (allocating; hr_gemm_unpacked_into packs into the caller's memory). f32 only. */
 hr_status hr_gemm_unpacked(hr_threadpool *pool, const hr_allocator *a, const float *A, int64_t lda, int64_t m,
                            int64_t k, const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
                            const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx);
+
+/* Bytes hr_gemm_unpacked_into needs to pack a [k x n] B (0 when there is nothing to pack, or when
+ * the shape is too large: hr_gemm_unpacked_into then reports it). */
+size_t hr_gemm_unpacked_bytes(int64_t k, int64_t n);
+/* hr_gemm_unpacked with B packed into `buf` (hr_gemm_unpacked_bytes(k, n) bytes, 64-byte aligned:
+ * a kernel's per-run scratch) by every participant of `pool`, so that no call allocates. */
+hr_status hr_gemm_unpacked_into(hr_threadpool *pool, void *buf, const float *A, int64_t lda, int64_t m, int64_t k,
+                                const float *b, int64_t ldb, int64_t n, bool transpose_b, float *c, int64_t ldc,
+                                const hr_gemm_addends *addends, hr_gemm_epilogue_fn epilogue, void *epilogue_ctx);
 
 /* Whether this CPU can run the kernels (AVX-512F; and AVX512_BF16 for HR_GEMM_BF16). */
 bool hr_gemm_supported(hr_gemm_precision precision);
