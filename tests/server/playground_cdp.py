@@ -160,6 +160,11 @@ def main():
         page.set_value("prompt", PROMPT)
         for key, value in params.items():
             page.set_value(key, str(value))
+        # the stream slowed to 16 KiB/s (its ~10 KiB then take most of a second), so that the
+        # browser reads it in several pieces even when a loaded machine delays its reads
+        page.call("Network.enable")
+        page.call("Network.emulateNetworkConditions", offline=False, latency=0, downloadThroughput=16384,
+                  uploadThroughput=-1)
         # record #output's length at each change: each network read that adds text is one step
         page.eval("window.lengths = []; new MutationObserver(() => window.lengths.push("
                   "document.getElementById('output').textContent.length)).observe("
@@ -175,6 +180,8 @@ def main():
         check("finish_reason length" in stats and f"{args.max_tokens} tokens" in stats and "ms" in stats
               and "tokens/s" in stats, "#stats shows finish_reason, tokens, time to first token and tokens/s")
         steps = [n for n in page.eval("window.lengths") if 0 < n < len(output)]
+        page.call("Network.emulateNetworkConditions", offline=False, latency=0, downloadThroughput=-1,
+                  uploadThroughput=-1)
         check(len(steps) >= 1, f"the output grew in more than one step ({len(steps) + 1} steps)")
         check(page.eval("!document.getElementById('generate').disabled && document.getElementById('stop').disabled"),
               "Generate is enabled again, Stop disabled")
