@@ -1,5 +1,6 @@
 # Shared by the tests/interp scripts that run `hlorun check` on a data folder and match its lines
-# (test_check_ops.sh, test_interp_ops.sh); sourced, not run. Needs $bin; sets $tmp (removed at
+# (test_check_ops.sh, test_interp_ops.sh, test_chlo_ops.sh,
+# test_parallel.sh, test_quant.sh, test_spec_suite.sh); sourced, not run. Needs $bin; sets $tmp (removed at
 # exit) and counts failures in $failures.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,6 +29,23 @@ expect_all_pass() {
     expect_line "$tmp/pass.out" "^PASS .*$(basename "$file" | sed 's/\./\\./'):${case//(/\\(}"
   done
   expect_line "$tmp/pass.out" "^$# passed, 0 failed$"
+}
+
+# expect_print_fixed_point FILE.mlir: each part of FILE (split at `// -----`), converted to text
+# twice, gives the same text, which passes `hlorun check`.
+expect_print_fixed_point() {
+  local part p
+  awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$1"
+  for part in "$tmp"/part*.mlir; do
+    p=$(basename "$part" .mlir)
+    if "$bin" convert "$part" "$tmp/$p.a.mlir" --to text >"$tmp/convert.out" 2>&1 &&
+      "$bin" convert "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" --to text >>"$tmp/convert.out" 2>&1; then
+      cmp -s "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" || fail "$p: printing is not a fixed point: $(diff "$tmp/$p.a.mlir" "$tmp/$p.b.mlir")"
+      "$bin" check "$tmp/$p.a.mlir" >"$tmp/$p.out" 2>&1 || fail "$p: the printed module does not pass: $(cat "$tmp/$p.out")"
+    else
+      fail "$p: convert failed: $(cat "$tmp/convert.out")"
+    fi
+  done
 }
 
 # finish WHAT: exits 1 with the count of failures, else says that WHAT are all as expected.

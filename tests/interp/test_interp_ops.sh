@@ -50,18 +50,8 @@ expect_line "$tmp/fail.out" "^FAIL .*$f:probe_other_type: VERIFY_ERROR: .*$f:58:
 expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:64:3: interpreter\.probe: missing 'probe_id'$"
 expect_line "$tmp/fail.out" "^0 passed, 9 failed$"
 
-# Printing: each part of pass.mlir, converted to text twice, gives the same text, which passes.
-awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$dir/pass.mlir"
-for part in "$tmp"/part*.mlir; do
-  p=$(basename "$part" .mlir)
-  if "$bin" convert "$part" "$tmp/$p.a.mlir" --to text >"$tmp/convert.out" 2>&1 &&
-    "$bin" convert "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" --to text >>"$tmp/convert.out" 2>&1; then
-    cmp -s "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" || fail "$p: printing is not a fixed point: $(diff "$tmp/$p.a.mlir" "$tmp/$p.b.mlir")"
-    "$bin" check "$tmp/$p.a.mlir" >"$tmp/$p.out" 2>&1 || fail "$p: the printed module does not pass: $(cat "$tmp/$p.out")"
-  else
-    fail "$p: convert failed: $(cat "$tmp/convert.out")"
-  fi
-done
+# Printing: each part of pass.mlir is a fixed point of printing and still passes.
+expect_print_fixed_point "$dir/pass.mlir"
 
 # Compiled, optimization_barrier fills the executable's buffers with its operands.
 cat >"$tmp/barrier.mlir" <<'MLIR'

@@ -39,17 +39,7 @@ expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:133:3: interpreter\.
 expect_line "$tmp/fail.out" "^FAIL .*$f: VERIFY_ERROR: .*$f:140:3: interpreter\.run_parallel: every replica of \`programs\` must list 2 functions"
 expect_line "$tmp/fail.out" "^0 passed, 10 failed$"
 
-# Printing: each part of pass.mlir, converted to text twice, gives the same text, which passes.
-awk -v d="$tmp" 'BEGIN{n=0} /^\/\/ -----$/{n++; next} {print > (d "/part" n ".mlir")}' "$dir/pass.mlir"
-for part in "$tmp"/part*.mlir; do
-  p=$(basename "$part" .mlir)
-  if "$bin_real" convert "$part" "$tmp/$p.a.mlir" --to text >"$tmp/convert.out" 2>&1 &&
-    "$bin_real" convert "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" --to text >>"$tmp/convert.out" 2>&1; then
-    cmp -s "$tmp/$p.a.mlir" "$tmp/$p.b.mlir" || fail "$p: printing is not a fixed point: $(diff "$tmp/$p.a.mlir" "$tmp/$p.b.mlir")"
-    run "$bin_real" check "$tmp/$p.a.mlir" >"$tmp/$p.out" 2>&1 || fail "$p: the printed module does not pass: $(cat "$tmp/$p.out")"
-  else
-    fail "$p: convert failed: $(cat "$tmp/convert.out")"
-  fi
-done
+# Printing: each part of pass.mlir is a fixed point of printing and still passes.
+expect_print_fixed_point "$dir/pass.mlir"
 
 finish "process grids"
