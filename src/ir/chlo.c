@@ -80,17 +80,8 @@ hr_status hr_chlo_broadcast_plan(const hr_op *op, const hr_shape *const *shapes,
   return NULL;
 }
 
-/* Integer-list field `field` of the ragged_dot_dimension_numbers `dn` (absent: empty). */
-static hr_status ragged_field(const hr_op *op, const hr_attr *dn, const char *field, int64_t *out, int *n) {
-  *n = 0;
-  const hr_attr *f = hr_attr_field(dn, field);
-  if (!f) return NULL;
-  hr_status s = hr_attr_to_i64_list(f, out, HR_MAX_RANK, n);
-  if (!s) return NULL;
-  hr_status e = hr_op_error(op, HR_VERIFY_ERROR, "ragged_dot_dimension_numbers, field '%s': %s", field, hr_status_message(s));
-  hr_status_free(s);
-  return e;
-}
+/* The attribute whose fields ragged_dot_dims reads, as errors name it. */
+static const char kRaggedDims[] = "ragged_dot_dimension_numbers";
 
 /* The index of v in the first n entries of list, or -1. */
 static int index_of(const int64_t *list, int n, int64_t v) {
@@ -105,12 +96,12 @@ hr_status hr_ragged_dot_dims_read(const hr_op *op, hr_ragged_dot_dims *out) {
     return hr_op_error(op, HR_VERIFY_ERROR, "missing or malformed attribute 'ragged_dot_dimension_numbers'");
   int nlb = 0, nrb = 0, nlc = 0, nrc = 0, nr = 0, ng = 0;
   int64_t ragged[HR_MAX_RANK], group[HR_MAX_RANK];
-  HR_TRY(ragged_field(op, dn, "lhs_batching_dimensions", out->lhs_batch, &nlb));
-  HR_TRY(ragged_field(op, dn, "rhs_batching_dimensions", out->rhs_batch, &nrb));
-  HR_TRY(ragged_field(op, dn, "lhs_contracting_dimensions", out->lhs_contract, &nlc));
-  HR_TRY(ragged_field(op, dn, "rhs_contracting_dimensions", out->rhs_contract, &nrc));
-  HR_TRY(ragged_field(op, dn, "lhs_ragged_dimensions", ragged, &nr));
-  HR_TRY(ragged_field(op, dn, "rhs_group_dimensions", group, &ng));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "lhs_batching_dimensions", out->lhs_batch, &nlb));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "rhs_batching_dimensions", out->rhs_batch, &nrb));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "lhs_contracting_dimensions", out->lhs_contract, &nlc));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "rhs_contracting_dimensions", out->rhs_contract, &nrc));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "lhs_ragged_dimensions", ragged, &nr));
+  HR_TRY(hr_op_struct_list(op, dn, kRaggedDims, "rhs_group_dimensions", group, &ng));
   if (nlb != nrb) return hr_op_error(op, HR_VERIFY_ERROR, "lhs and rhs batching dimensions differ in number");
   if (nlc != nrc) return hr_op_error(op, HR_VERIFY_ERROR, "lhs and rhs contracting dimensions differ in number");
   if (nr != 1) return hr_op_error(op, HR_VERIFY_ERROR, "there must be exactly one ragged dimension in the lhs, got %d", nr);

@@ -589,14 +589,7 @@ hr_status hri_attr_struct(const hri_ctx *c, const char *name, const hr_attr **ou
 
 hr_status hri_field_list(const hri_ctx *c, const hr_attr *s, const char *sname, const char *field,
                          int64_t *out, int *n) {
-  *n = 0;
-  const hr_attr *f = hr_attr_field(s, field);
-  if (!f) return NULL;
-  hr_status st = hr_attr_to_i64_list(f, out, HR_MAX_RANK, n);
-  if (!st) return NULL;
-  hr_status e = hri_err(c, "attribute '%s', field '%s': %s", sname, field, hr_status_message(st));
-  hr_status_free(st);
-  return e;
+  return hr_op_struct_list(c->op, s, sname, field, out, n);
 }
 
 hr_status hri_field_int(const hri_ctx *c, const hr_attr *s, const char *sname, const char *field,

@@ -368,6 +368,18 @@ hr_status hr_attr_to_i64_list(const hr_attr *a, int64_t *out, int cap, int *n) {
   }
 }
 
+hr_status hr_op_struct_list(const hr_op *op, const hr_attr *s, const char *sname, const char *field, int64_t *out,
+                            int *n) {
+  *n = 0;
+  const hr_attr *f = hr_attr_field(s, field);
+  if (!f) return NULL;
+  hr_status st = hr_attr_to_i64_list(f, out, HR_MAX_RANK, n);
+  if (!st) return NULL;
+  hr_status e = hr_op_error(op, HR_VERIFY_ERROR, "attribute '%s', field '%s': %s", sname, field, hr_status_message(st));
+  hr_status_free(st);
+  return e;
+}
+
 hr_status hr_attr_to_i64(const hr_attr *a, int64_t *out) {
   if (a->kind == HR_ATTR_INT) {
     *out = a->u.i.value;

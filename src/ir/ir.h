@@ -382,6 +382,11 @@ hr_status hr_op_attr_i64_list(const hr_op *op, const char *name, int64_t *out, i
 hr_status hr_op_attr_i64_list_opt(const hr_op *op, const char *name, int64_t *out, int cap, int *n);
 /* The `value` of an ENUM attribute (e.g. "LT"); NULL when absent or not an ENUM. */
 const char *hr_op_attr_enum(const hr_op *op, const char *name);
+/* The integer-list field `field` of the struct attribute `s` of `op` (named `sname` in errors), up
+ * to HR_MAX_RANK entries; absent: none. A malformed field is a verify error naming op, attribute
+ * and field. */
+hr_status hr_op_struct_list(const hr_op *op, const hr_attr *s, const char *sname, const char *field, int64_t *out,
+                            int *n);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Building (used by the parser and by passes)                                                     */
