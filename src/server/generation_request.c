@@ -32,6 +32,8 @@ static hr_status read_double(srv_json *r, const char *key, double *out) {
 
 /* "prompt": a string, or an array of token ids. */
 static hr_status read_prompt(srv_json *r, srv_gen_request *g) {
+  /* A repeated "prompt" member is refused: a second array would append to the first's tokens. */
+  if (g->prompt.data || g->prompt_tokens) return srv_json_error(r, "\"prompt\" is given twice");
   if (srv_json_peek(r) == SRV_JSON_STRING) return srv_json_string(r, &g->prompt, HR_LIMIT_REQUEST_BYTES);
   if (srv_json_peek(r) != SRV_JSON_ARRAY) return srv_json_error(r, "\"prompt\" must be a string or an array of token ids");
   HR_TRY(srv_json_enter(r, '['));
