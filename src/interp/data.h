@@ -89,9 +89,6 @@ hr_status hr_data_check_axes(const hr_op *op, const char *what, const int64_t *a
 hr_status hr_data_check_shape(const hr_op *op, const char *what, const hr_tensor *t,
                               const hr_shape *expected);
 
-/* Reads integer list field `name` of a STRUCT attribute; an absent field is an empty list. */
-hr_status hr_data_struct_list(const hr_op *op, const hr_attr *s, const char *name, int64_t *out,
-                              int *n);
 /* Reads integer field `name` of a STRUCT attribute; an absent field reads as `dflt`. */
 hr_status hr_data_struct_int(const hr_op *op, const hr_attr *s, const char *name, int64_t dflt,
                              int64_t *out);

@@ -285,18 +285,6 @@ hr_status hr_data_check_shape(const hr_op *op, const char *what, const hr_tensor
   return hr_op_error(op, HR_VERIFY_ERROR, "%s has shape %s, expected %s", what, have, want);
 }
 
-hr_status hr_data_struct_list(const hr_op *op, const hr_attr *s, const char *name, int64_t *out,
-                              int *n) {
-  *n = 0;
-  const hr_attr *f = hr_attr_field(s, name);
-  if (!f) return NULL;
-  hr_status st = hr_attr_to_i64_list(f, out, HR_MAX_RANK, n);
-  if (!st) return NULL;
-  hr_status e = hr_op_error(op, HR_VERIFY_ERROR, "%s: %s", name, hr_status_message(st));
-  hr_status_free(st);
-  return e;
-}
-
 hr_status hr_data_struct_int(const hr_op *op, const hr_attr *s, const char *name, int64_t dflt,
                              int64_t *out) {
   *out = dflt;

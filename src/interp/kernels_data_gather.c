@@ -33,12 +33,12 @@ static hr_status read_dimension_numbers(const hr_op *op, gather_spec *g) {
   const hr_attr *dn = hr_op_attr(op, "dimension_numbers");
   if (!dn || dn->kind != HR_ATTR_STRUCT)
     return hr_op_error(op, HR_VERIFY_ERROR, "missing 'dimension_numbers'");
-  HR_TRY(hr_data_struct_list(op, dn, "offset_dims", g->offset_dims, &g->n_offset));
-  HR_TRY(hr_data_struct_list(op, dn, "collapsed_slice_dims", g->collapsed, &g->n_collapsed));
-  HR_TRY(hr_data_struct_list(op, dn, "operand_batching_dims", g->operand_batching, &g->n_batching));
-  HR_TRY(hr_data_struct_list(op, dn, "start_indices_batching_dims", g->indices_batching,
+  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "offset_dims", g->offset_dims, &g->n_offset));
+  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "collapsed_slice_dims", g->collapsed, &g->n_collapsed));
+  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "operand_batching_dims", g->operand_batching, &g->n_batching));
+  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "start_indices_batching_dims", g->indices_batching,
                              &g->n_indices_batching));
-  HR_TRY(hr_data_struct_list(op, dn, "start_index_map", g->start_index_map, &g->n_map));
+  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "start_index_map", g->start_index_map, &g->n_map));
   return hr_data_struct_int(op, dn, "index_vector_dim", 0, &g->index_vector_dim);
 }
 

@@ -77,12 +77,12 @@ static hr_status read_spec(const hr_op *op, scatter_spec *s) {
   const hr_attr *dn = hr_op_attr(op, "scatter_dimension_numbers");
   if (!dn || dn->kind != HR_ATTR_STRUCT)
     return hr_op_error(op, HR_VERIFY_ERROR, "missing 'scatter_dimension_numbers'");
-  HR_TRY(hr_data_struct_list(op, dn, "update_window_dims", s->update_window_dims, &s->n_window));
-  HR_TRY(hr_data_struct_list(op, dn, "inserted_window_dims", s->inserted_window_dims, &s->n_inserted));
-  HR_TRY(hr_data_struct_list(op, dn, "input_batching_dims", s->input_batching, &s->n_batching));
-  HR_TRY(hr_data_struct_list(op, dn, "scatter_indices_batching_dims", s->indices_batching,
+  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "update_window_dims", s->update_window_dims, &s->n_window));
+  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "inserted_window_dims", s->inserted_window_dims, &s->n_inserted));
+  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "input_batching_dims", s->input_batching, &s->n_batching));
+  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "scatter_indices_batching_dims", s->indices_batching,
                              &s->n_indices_batching));
-  HR_TRY(hr_data_struct_list(op, dn, "scatter_dims_to_operand_dims", s->to_operand, &s->n_to_operand));
+  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "scatter_dims_to_operand_dims", s->to_operand, &s->n_to_operand));
   return hr_data_struct_int(op, dn, "index_vector_dim", 0, &s->index_vector_dim);
 }
 
