@@ -8,7 +8,10 @@
  *
  * becomes %y = "hlorun.matmul"(%a, %b, %bias, %residual) ({epilogue}). b contracting dimension 1
  * ([N, K]) sets transpose_b; so does a b that is transpose(w, [1, 0]) of a weight or constant w
- * (then w is used directly). stablehlo.dot of two rank-2 operands is accepted too.
+ * (then w is used directly). A b that is a unit-stride slice of a matrix w (a shard of a weight,
+ * as a shard_map body takes it) reads w through b_window = [row0, col0, rows, cols] instead: no
+ * copy per run, and a slice of a weight is packed once like the weight. stablehlo.dot of two
+ * rank-2 operands is accepted too.
  *
  * The epilogue grows from the product in program order: the next op reading a value of the
  * epilogue is absorbed when it is a fusable elementwise op (fuse.h) producing the product's shape
@@ -47,6 +50,8 @@ typedef struct epilogue {
   int dot_pos;
   hr_value *a, *b;
   bool transpose_b;
+  bool windowed;     /* b is read through window (b_window) */
+  int64_t window[4]; /* row0, col0, rows, cols of b */
   int n;
   const hr_op *ops[HF_MAX_PATTERN];
   int pos[HF_MAX_PATTERN];
@@ -88,8 +93,26 @@ static bool is_matrix_transpose(const hf_graph *g, const hr_value *v) {
   return op && hf_ok(hr_op_attr_i64_list(op, "permutation", perm, HR_MAX_RANK, &n)) && hf_list_is(perm, n, swap, 2);
 }
 
-/* Whether `op` is a product a [..., K] . b [K, N] (or [N, K]) this fusion handles; fills a, b and
- * transpose_b of `e`. */
+/* Whether `v` is slice(w) of a matrix w with unit strides; `window` is then its place in w. */
+static bool is_matrix_window(const hf_graph *g, const hr_value *v, int64_t window[4]) {
+  const hr_op *op = hf_def(g, v, HR_OP_SLICE);
+  int64_t start[HR_MAX_RANK], limit[HR_MAX_RANK], strides[HR_MAX_RANK];
+  int ns = 0, nl = 0, nt = 0;
+  static const int64_t unit[] = {1, 1};
+  if (!op || op->operands[0]->type.shape.rank != 2 || !hf_ok(hr_op_attr_i64_list(op, "start_indices", start, HR_MAX_RANK, &ns)) ||
+      !hf_ok(hr_op_attr_i64_list(op, "limit_indices", limit, HR_MAX_RANK, &nl)) ||
+      !hf_ok(hr_op_attr_i64_list(op, "strides", strides, HR_MAX_RANK, &nt)) || ns != 2 || nl != 2 ||
+      !hf_list_is(strides, nt, unit, 2))
+    return false;
+  for (int d = 0; d < 2; d++) {
+    window[d] = start[d];
+    window[2 + d] = limit[d] - start[d];
+  }
+  return true;
+}
+
+/* Whether `op` is a product a [..., K] . b [K, N] (or [N, K]) this fusion handles; fills a, b,
+ * transpose_b and the window of `e`. */
 static bool match_product(const hf_graph *g, const hr_op *op, epilogue *e) {
   if ((op->code != HR_OP_DOT_GENERAL && op->code != HR_OP_DOT) || op->n_operands != 2 || op->n_results != 1)
     return false;
@@ -111,14 +134,16 @@ static bool match_product(const hf_graph *g, const hr_op *op, epilogue *e) {
     b = b->def->operands[0];
     transposed = !transposed;
   }
-  if (!is_fixed(g, b) && !worth_packing_per_run(a, b)) return false;
+  e->windowed = !is_fixed(g, b) && is_matrix_window(g, b, e->window);
+  hr_value *source = e->windowed ? b->def->operands[0] : b;
+  if (!is_fixed(g, source) && !worth_packing_per_run(a, b)) return false;
   hr_shape want = a->type.shape;
   want.dims[rank - 1] = b->type.shape.dims[transposed ? 0 : 1];
   hr_type t = hr_tensor_type(HR_F32, want.rank, want.dims);
   if (!hr_type_equal(&t, &y->type) || a->type.shape.dims[rank - 1] != b->type.shape.dims[transposed ? 1 : 0])
     return false;
   e->a = a;
-  e->b = b;
+  e->b = source;
   e->transpose_b = transposed;
   return true;
 }
@@ -282,6 +307,11 @@ static hr_status emit(hf_graph *g, const epilogue *e) {
   hr_attr *tb;
   HR_TRY(hf_attr_bool(g, e->transpose_b, &tb));
   HR_TRY(hf_set_attr(g, op, "transpose_b", tb));
+  if (e->windowed) {
+    hr_attr *w;
+    HR_TRY(hf_attr_i64s(g, e->window, 4, &w));
+    HR_TRY(hf_set_attr(g, op, "b_window", w));
+  }
   hf_body body;
   hr_status s = hf_body_begin(g, op, n - 1, &body);
   if (!s) s = fill_body(g, &body, e, outer.from, outer.n, &result);

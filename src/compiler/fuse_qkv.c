@@ -52,7 +52,8 @@ static bool match_projection(const hf_graph *g, const hr_value *x, projection *p
   if (!p->reshape || hf_uses(g, x) != 1) return false;
   const hr_value *m = p->reshape->operands[0];
   p->mm = hf_def(g, m, HR_OP_HLORUN_MATMUL);
-  if (!p->mm || hf_uses(g, m) != 1 || !hf_is_f32(m) || !hf_is_f32(x)) return false;
+  /* a product by a window of its b (b_window) reads a weight another concatenation would copy */
+  if (!p->mm || hf_uses(g, m) != 1 || !hf_is_f32(m) || !hf_is_f32(x) || hr_op_attr(p->mm, "b_window")) return false;
   const hr_shape *ms = &m->type.shape, *xs = &x->type.shape;
   int64_t hd;
   return ms->rank == 3 && xs->rank == 4 && ms->dims[0] == xs->dims[0] && ms->dims[1] == xs->dims[1] &&

@@ -250,27 +250,45 @@ static hr_status check_epilogue_operands(const hr_op *op, hr_tensor *const *oper
   return NULL;
 }
 
-/* hlorun.matmul: y = epilogue(a . b, e1, ..., ek). */
+/* The window of f32 matrix `b` at (row0, col0), rows x cols, copied into a new tensor. */
+static hr_status copy_window(hr_interp *in, const hr_op *op, const hr_tensor *b, const int64_t *w, hr_tensor **out) {
+  hr_shape shape = {.rank = 2, .dims = {w[2], w[3]}};
+  HR_TRY(hr_interp_alloc(in, op, HR_F32, &shape, out));
+  const float *src = b->data;
+  for (int64_t r = 0; r < w[2]; r++)
+    memcpy((float *)(*out)->data + r * w[3], src + (w[0] + r) * b->shape.dims[1] + w[1], (size_t)w[3] * sizeof(float));
+  return NULL;
+}
+
+/* hlorun.matmul: y = epilogue(a . b, e1, ..., ek), b read through its b_window. */
 static hr_status kernel_matmul(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results) {
   const hr_tensor *a = operands[0], *b = operands[1];
   hr_tensor *y = results[0];
   bool tb = attr_bool(op, "transpose_b");
   int rank = a->shape.rank;
+  int64_t w[4];
   if (rank < 2 || b->shape.rank != 2) return hr_op_error(op, HR_VERIFY_ERROR, "a or b has a bad rank");
-  int64_t k = a->shape.dims[rank - 1], n = b->shape.dims[tb ? 0 : 1];
+  if (b->dtype != HR_F32 || !hr_matmul_b_window(op, &b->shape, w))
+    return hr_op_error(op, HR_VERIFY_ERROR, "b is not an f32 matrix holding its b_window");
+  int64_t k = a->shape.dims[rank - 1], n = w[tb ? 2 : 3];
   hr_shape b_shape = {.rank = 2, .dims = {tb ? n : k, tb ? k : n}}, y_shape = a->shape;
   y_shape.dims[rank - 1] = n;
   HR_TRY(want_f32_shape(op, a, &a->shape, "a"));
-  HR_TRY(want_f32_shape(op, b, &b_shape, "b"));
   HR_TRY(want_f32_shape(op, y, &y_shape, "the result"));
   HR_TRY(check_epilogue_operands(op, operands, &y_shape));
+  hr_tensor *window = NULL;
+  bool whole = w[2] == b->shape.dims[0] && w[3] == b->shape.dims[1];
+  if (!whole) HR_TRY(copy_window(in, op, b, w, &window));
+  hr_status s = want_f32_shape(op, whole ? b : window, &b_shape, "b");
   int64_t total = hr_tensor_num_elements(y);
-  if (total == 0) return NULL;
-  hr_red_dot_dims dd = {.nb = 0, .nc = 1, .lc = {rank - 1}, .rc = {tb ? 1 : 0}};
-  memset(y->data, 0, y->nbytes);
-  HR_TRY(hr_red_contract(in, op, a, b, &dd, y));
-  if (body_is_identity(&op->regions[0])) return NULL;
-  return run_epilogue(in, op, operands, y->data, total, n);
+  if (!s && total > 0) {
+    hr_red_dot_dims dd = {.nb = 0, .nc = 1, .lc = {rank - 1}, .rc = {tb ? 1 : 0}};
+    memset(y->data, 0, y->nbytes);
+    s = hr_red_contract(in, op, a, whole ? b : window, &dd, y);
+    if (!s && !body_is_identity(&op->regions[0])) s = run_epilogue(in, op, operands, y->data, total, n);
+  }
+  hr_tensor_free(window);
+  return s;
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -97,6 +97,26 @@ static hr_status check_epilogue_operand(const hri_ctx *c, int i, const hr_shape 
                  hri_type_str(&c->in[i], &b));
 }
 
+bool hr_matmul_b_window(const hr_op *op, const hr_shape *b, int64_t window[4]) {
+  int n = 0;
+  hr_status s = hr_op_attr_i64_list_opt(op, "b_window", window, 4, &n);
+  if (s || (n != 0 && n != 4) || b->rank != 2) {
+    hr_status_free(s);
+    return false;
+  }
+  if (n == 0) {
+    window[0] = window[1] = 0;
+    window[2] = b->dims[0];
+    window[3] = b->dims[1];
+    return true;
+  }
+  for (int d = 0; d < 2; d++) {
+    int64_t start = window[d], size = window[2 + d], dim = b->dims[d];
+    if (start < 0 || size < 0 || (dim != HR_DYNAMIC && (start > dim || size > dim - start))) return false;
+  }
+  return true;
+}
+
 hr_status hri_infer_hlorun_matmul(const hri_ctx *c) {
   HR_TRY(want_f32(c, 0, "a"));
   HR_TRY(want_f32_rank(c, 1, 2, "b"));
@@ -104,7 +124,10 @@ hr_status hri_infer_hlorun_matmul(const hri_ctx *c) {
   if (a->rank < 2) return hri_err(c, "a (operand #0) must have rank >= 2, got %d", a->rank);
   bool transpose_b;
   HR_TRY(hri_attr_bool(c, "transpose_b", false, &transpose_b));
-  int64_t k_b = b->dims[transpose_b ? 1 : 0], n = b->dims[transpose_b ? 0 : 1], k;
+  int64_t w[4];
+  if (!hr_matmul_b_window(c->op, b, w))
+    return hri_err(c, "b_window must be 4 integers [row0, col0, rows, cols] of a window inside b");
+  int64_t k_b = w[transpose_b ? 3 : 2], n = w[transpose_b ? 2 : 3], k;
   HR_TRY(hri_dim_merge(c, a->dims[a->rank - 1], k_b, &k, "contracted dimension K of a and b"));
   hr_shape result = *a;
   result.dims[a->rank - 1] = n;

@@ -380,6 +380,11 @@ hr_status hr_op_attr_i64(const hr_op *op, const char *name, int64_t *out);
 hr_status hr_op_attr_i64_list(const hr_op *op, const char *name, int64_t *out, int cap, int *n);
 /* Like hr_op_attr_i64_list, but an absent attribute yields `n == 0` and no error. */
 hr_status hr_op_attr_i64_list_opt(const hr_op *op, const char *name, int64_t *out, int cap, int *n);
+/* The window of operand b an hlorun.matmul reads: `b_window = array<i64: row0, col0, rows, cols>`
+ * in b's own layout (the compiler fuses a slice of a weight this way: the weight is packed once),
+ * or all of b when absent. False when the attribute is malformed or reaches past b's static
+ * dimensions. */
+bool hr_matmul_b_window(const hr_op *op, const hr_shape *b, int64_t window[4]);
 /* The `value` of an ENUM attribute (e.g. "LT"); NULL when absent or not an ENUM. */
 const char *hr_op_attr_enum(const hr_op *op, const char *name);
 /* The integer-list field `field` of the struct attribute `s` of `op` (named `sname` in errors), up

@@ -295,6 +295,32 @@ TEST(matmul_rank3_and_runtime_weights) {
   matmul_case(2, lead, 64, 48, false, true, &kEpilogues[sizeof kEpilogues / sizeof kEpilogues[0] - 1], false, 1e-4, 9);
 }
 
+/* A product reading a window of a larger b (b_window, as the fusion makes of a slice of a weight):
+ * [5, 32] times the 32 x 24 window of b at (row0, col0), b bound (packed once) or given per run,
+ * as [K, N] and as [N, K]. */
+static void window_case(bool transpose_b, bool b_bound, uint32_t seed) {
+  int64_t adims[2] = {5, 32}, bdims[2] = {transpose_b ? 50 : 40, transpose_b ? 40 : 64};
+  int64_t win[4] = {transpose_b ? 7 : 3, transpose_b ? 4 : 10, transpose_b ? 24 : 32, transpose_b ? 32 : 24};
+  fast_case c = {.name = "b_window", .n_args = 2, .want_fast = 1, .want_impl = "matmul", .tolerance = 1e-4};
+  c.args[0] = random_f32(2, adims, seed, 1.0f);
+  c.args[1] = random_f32(2, bdims, seed + 1, 1.0f);
+  c.bound[1] = b_bound;
+  c.text = text_of("func.func @main(%%a: tensor<5x32xf32>, %%b: tensor<%lldx%lldxf32>) -> tensor<5x24xf32> {\n"
+                   "  %%0 = \"hlorun.matmul\"(%%a, %%b) ({\n"
+                   "  ^bb0(%%acc: tensor<f32>):\n"
+                   "    stablehlo.return %%acc : tensor<f32>\n"
+                   "  }) {transpose_b = %s, b_window = array<i64: %lld, %lld, %lld, %lld>} : "
+                   "(tensor<5x32xf32>, tensor<%lldx%lldxf32>) -> tensor<5x24xf32>\n"
+                   "  return %%0 : tensor<5x24xf32>\n}\n",
+                   (long long)bdims[0], (long long)bdims[1], transpose_b ? "true" : "false", (long long)win[0],
+                   (long long)win[1], (long long)win[2], (long long)win[3], (long long)bdims[0], (long long)bdims[1]);
+  check_case(&c);
+}
+
+TEST(matmul_b_window) {
+  for (int i = 0; i < 4; i++) window_case(i & 1, i & 2, (uint32_t)(60 + 2 * i));
+}
+
 /* The bf16 error bound: each input rounds with relative error <= 2^-9, so each product with
  * <= 2^-8 (and a little); the sum of |a||b| over K bounds |a . b| error. With inputs in [-1, 1] that
  * is at most K * 2^-8; random signs make it far smaller, so K * 2^-8 / 4 is a safe but telling
@@ -700,6 +726,7 @@ int main(void) {
   RUN(matmul_shapes_and_epilogues);
   RUN(matmul_rank3_and_runtime_weights);
   RUN(matmul_bf16_error_bound);
+  RUN(matmul_b_window);
   RUN(fused_broadcasts);
   RUN(fused_gelu_special_values);
   RUN(layer_norm_and_softmax_rows);

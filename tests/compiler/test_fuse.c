@@ -179,6 +179,50 @@ TEST(matmul_by_a_run_time_operand_when_large) {
   hr_module_free(m);
 }
 
+/* Products by slices of a matrix (a weight's shard, as shard_map bodies take them): the matmul reads
+ * the matrix through b_window, the slices go; rows and columns of w, and a slice of w's transpose
+ * layout. Bound: packed once; of the run: fused when large. */
+static const char *kWindows =
+    "func.func @main(%x: tensor<64x256xf32>, %w: tensor<512x384xf32>) -> (tensor<64x128xf32>, tensor<64x100xf32>) {\n"
+    "  %s0 = stablehlo.slice %w [256:512, 128:256] : (tensor<512x384xf32>) -> tensor<256x128xf32>\n"
+    "  %0 = stablehlo.dot_general %x, %s0, contracting_dims = [1] x [0] : (tensor<64x256xf32>, tensor<256x128xf32>) -> tensor<64x128xf32>\n"
+    "  %s1 = stablehlo.slice %w [10:110, 100:356] : (tensor<512x384xf32>) -> tensor<100x256xf32>\n"
+    "  %1 = stablehlo.dot_general %x, %s1, contracting_dims = [1] x [1] : (tensor<64x256xf32>, tensor<100x256xf32>) -> tensor<64x100xf32>\n"
+    "  return %0, %1 : tensor<64x128xf32>, tensor<64x100xf32>\n"
+    "}\n";
+
+TEST(matmul_by_slices_reads_windows) {
+  for (int bound = 0; bound < 2; bound++) {
+    hr_fuse_stats st;
+    hr_module *m = fuse(kWindows, (fuse_case){.weights = bound ? 1u << 1 : 0, .tol = 1e-5}, &st);
+    CHECK_EQ_INT(st.matmul, 2);
+    if (!m) continue;
+    CHECK_EQ_INT(count(m, HR_OP_SLICE), 0);
+    const hr_block *body = &hr_module_find_func(m, "main")->body;
+    int windows = 0;
+    for (int k = 0; k < body->n_ops; k++) {
+      int64_t w[4];
+      int n = 0;
+      if (body->ops[k]->code != HR_OP_HLORUN_MATMUL) continue;
+      CHECK_OK(hr_op_attr_i64_list(body->ops[k], "b_window", w, 4, &n));
+      windows += n == 4 && ((w[0] == 256 && w[1] == 128 && w[2] == 256 && w[3] == 128) ||
+                            (w[0] == 10 && w[1] == 100 && w[2] == 100 && w[3] == 256));
+    }
+    CHECK_EQ_INT(windows, 2);
+    hr_module_free(m);
+  }
+  /* a strided slice is no window */
+  hr_fuse_stats st;
+  hr_module *m = fuse("func.func @main(%x: tensor<64x256xf32>, %w: tensor<512x128xf32>) -> tensor<64x128xf32> {\n"
+                      "  %s = stablehlo.slice %w [0:512:2, 0:128] : (tensor<512x128xf32>) -> tensor<256x128xf32>\n"
+                      "  %0 = stablehlo.dot_general %x, %s, contracting_dims = [1] x [0] : (tensor<64x256xf32>, tensor<256x128xf32>) -> tensor<64x128xf32>\n"
+                      "  return %0 : tensor<64x128xf32>\n}\n",
+                      (fuse_case){.tol = 1e-5}, &st);
+  CHECK_EQ_INT(st.matmul, 1); /* by the slice's value, packed per run */
+  if (m) CHECK_EQ_INT(count(m, HR_OP_SLICE), 1);
+  hr_module_free(m);
+}
+
 TEST(matmul_without_epilogues) {
   hr_fuse_stats st;
   hr_module *m = fuse(kDenseGelu, (fuse_case){.weights = 1u << 1, .disable = HR_FUSE_EPILOGUE}, &st);
@@ -831,6 +875,7 @@ int main(void) {
   RUN(matmul_absorbs_bias_gelu_and_residual);
   RUN(matmul_needs_a_weight);
   RUN(matmul_by_a_run_time_operand_when_large);
+  RUN(matmul_by_slices_reads_windows);
   RUN(matmul_without_epilogues);
   RUN(matmul_transposed_weights);
   RUN(matmul_constant_b_with_dot);

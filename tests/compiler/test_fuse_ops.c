@@ -175,6 +175,15 @@ TEST(ops_reject_bad_shapes_and_bodies) {
       {"%0 = \"hlorun.matmul\"(%m, %m, %v) ({\n^bb0(%x: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n})"
        " : (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x4xf32>",
        "body must take 2 arguments, got 1"},
+      {"%0 = \"hlorun.matmul\"(%m, %m) ({\n^bb0(%x: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n})"
+       " {b_window = array<i64: 1, 0, 4, 4>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>",
+       "b_window must be 4 integers"},
+      {"%0 = \"hlorun.matmul\"(%m, %m) ({\n^bb0(%x: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n})"
+       " {b_window = array<i64: 0, 0, 4>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>",
+       "b_window must be 4 integers"},
+      {"%0 = \"hlorun.matmul\"(%m, %m) ({\n^bb0(%x: tensor<f32>):\n  stablehlo.return %x : tensor<f32>\n})"
+       " {b_window = array<i64: 0, 1, 4, 2>} : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>",
+       "result type"},
       {"%0 = \"hlorun.softmax\"(%s) : (tensor<f32>) -> tensor<f32>", "rank >= 1"},
   };
   for (size_t i = 0; i < sizeof kSingles / sizeof kSingles[0]; i++) {

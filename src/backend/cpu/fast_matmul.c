@@ -23,6 +23,7 @@ typedef struct matmul_kernel {
   hr_gemm_packed_b *packed; /* the fixed right operand; NULL when it changes per run */
   bool transpose_b;
   int64_t m, k, n;
+  int64_t b_offset, ldb; /* where b's window starts (elements) and b's row length (b_window) */
   hr_vm *vm; /* NULL: nothing left to do after the addends */
   int n_addends;
   int addend_args[HR_GEMM_MAX_ADDENDS]; /* region arguments added by the GEMM, in order */
@@ -81,8 +82,8 @@ static hr_status matmul_run(const hr_fast_kernel *base, hr_tensor *const *operan
     hr_gemm(base->pool, a, k->k, k->m, k->packed, c, k->n, &add, ep, &j);
     return NULL;
   }
-  return hr_gemm_unpacked_into(base->pool, pack, a, k->k, k->m, k->k, operands[1]->data,
-                               k->transpose_b ? k->k : k->n, k->n, k->transpose_b, c, k->n, &add, ep, &j);
+  return hr_gemm_unpacked_into(base->pool, pack, a, k->k, k->m, k->k, (const float *)operands[1]->data + k->b_offset,
+                               k->ldb, k->n, k->transpose_b, c, k->n, &add, ep, &j);
 }
 
 static void matmul_destroy(hr_fast_kernel *base) {
@@ -105,11 +106,15 @@ static bool check_shapes(matmul_kernel *k, const hr_op *op, const hr_tensor *con
   if (!hr_fast_is_f32(a) || !hr_fast_is_f32(b) || !hr_fast_is_f32(y) || a->shape.rank < 2 || b->shape.rank != 2 ||
       y->shape.rank != a->shape.rank)
     return false;
+  int64_t w[4];
+  if (!hr_matmul_b_window(op, &b->shape, w)) return false;
   k->transpose_b = hr_fast_attr_bool(op, "transpose_b", false);
   k->k = a->shape.dims[a->shape.rank - 1];
   k->m = hr_fast_dims_product(&a->shape, 0, a->shape.rank - 1);
-  k->n = b->shape.dims[k->transpose_b ? 0 : 1];
-  if (b->shape.dims[k->transpose_b ? 1 : 0] != k->k || y->shape.dims[y->shape.rank - 1] != k->n) return false;
+  k->n = w[k->transpose_b ? 2 : 3];
+  k->ldb = b->shape.dims[1];
+  k->b_offset = w[0] * k->ldb + w[1];
+  if (w[k->transpose_b ? 3 : 2] != k->k || y->shape.dims[y->shape.rank - 1] != k->n) return false;
   for (int d = 0; d + 1 < a->shape.rank; d++)
     if (y->shape.dims[d] != a->shape.dims[d]) return false;
   k->n_epilogue = op->n_operands - 2;
@@ -150,8 +155,8 @@ static hr_status compile_epilogue(const hr_fast_env *env, matmul_kernel *k, cons
 static hr_status pack_weights(const hr_fast_env *env, matmul_kernel *k, const hr_tensor *b) {
   hr_gemm_precision p = env->bf16 && hr_gemm_supported(HR_GEMM_BF16) ? HR_GEMM_BF16 : HR_GEMM_F32;
   if (p == HR_GEMM_BF16) k->base.name = "matmul_bf16";
-  int64_t ldb = k->transpose_b ? k->k : k->n;
-  return hr_gemm_pack_b(env->allocator, b->data, ldb, k->k, k->n, k->transpose_b, p, &k->packed);
+  return hr_gemm_pack_b(env->allocator, (const float *)b->data + k->b_offset, k->ldb, k->k, k->n, k->transpose_b, p,
+                        &k->packed);
 }
 
 hr_status hr_fast_prepare_matmul(const hr_fast_env *env, const hr_op *op, const hr_tensor *const *operands,
