@@ -388,18 +388,26 @@ int64_t hr_module_num_devices(const hr_module *m);
 bool hr_module_is_spmd(const hr_module *m);
 /* Creates an SPMD program from `m` (ownership passes, also on error), as hr_program_create does;
  * `weights` bind the same parameters on every device. With opts->num_threads 0 each device gets
- * an equal share of the online CPUs (at least one thread). */
+ * an equal share of the online CPUs (at least one thread). `m` may also be a global program for
+ * several devices (not hr_module_is_spmd: JAX's export of a shard_map): every device then runs
+ * the whole function on the global inputs, each sdy.manual_computation body as that device's part
+ * on its own thread (operands sliced by partition_id, results all-gathered), where hr_program_create
+ * would expand the bodies over the devices on one; the mesh must have mhlo.num_partitions devices. */
 hr_status hr_spmd_create(hr_module *m, const char *fn_name, hr_weights *weights, const hr_exec_options *opts,
                          hr_spmd **out);
 void hr_spmd_free(hr_spmd *s);
 int hr_spmd_num_devices(const hr_spmd *s);
-/* The program every device runs: its per-device inputs and outputs (specs and names). */
+/* Whether the program is a global one: its inputs and outputs are given once, whole. */
+bool hr_spmd_is_global(const hr_spmd *s);
+/* The program every device runs: its per-device (global: whole) inputs and outputs (specs, names). */
 const hr_program *hr_spmd_program(const hr_spmd *s);
 /* Runs every device once: `inputs` holds num_devices x hr_program_num_inputs tensors, device 0's
  * first, then device 1's, ...; the devices' input shapes must agree. Compiles one executable per
  * device on the first run and whenever the shapes change. On success *outputs holds
  * num_devices x hr_program_num_outputs owned tensors in the same order (*num_outputs in all),
- * freed with hr_tensors_free. A device that fails stops the others; the first failure is returned. */
+ * freed with hr_tensors_free. A device that fails stops the others; the first failure is returned.
+ * A global program takes hr_program_num_inputs inputs, shared by the devices, and gives device 0's
+ * hr_program_num_outputs outputs. */
 hr_status hr_spmd_run(hr_spmd *s, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs, int *num_outputs);
 
 /* ---------------------------------------------------------------------------------------------- */

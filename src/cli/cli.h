@@ -21,7 +21,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 
 /* Handles the flags shared by commands that open a model (--weights W, --function F,
- * --interpret, --threads N, --no-fusion, --bf16, --no-batch-split, --device D). Returns how many arguments it
+ * --interpret, --threads N, --no-fusion, --bf16, --no-batch-split, --spmd, --device D). Returns how many arguments it
  * consumed (0: not such a flag), or -1 after printing an error. `value` is the next argument or
  * NULL. */
 int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m);

@@ -25,7 +25,7 @@ typedef struct bench_args {
 static const char bench_usage[] =
     "usage: hlorun bench MODEL [--weights W.safetensors] [--batches 1,4,16,64] [--iters N]\n"
     "                    [--min-time SECONDS] [--jit-calls N] [--no-first] [--no-throughput]\n"
-    "                    [--threads N] [--interpret]\n";
+    "                    [--threads N] [--interpret] [--spmd]\n";
 
 /* Parses "1,4,16,64". */
 static bool parse_batches(const char *text, bench_args *a) {

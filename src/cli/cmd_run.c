@@ -20,7 +20,8 @@ typedef struct run_args {
 
 static const char run_usage[] =
     "usage: hlorun run MODEL [--weights W.safetensors] [--input NAME=FILE.npy]... [--batch N]\n"
-    "                  [--output DIR] [--function NAME] [--interpret] [--threads N] [--quiet]\n";
+    "                  [--output DIR] [--function NAME] [--interpret] [--threads N] [--quiet]\n"
+    "                  [--spmd]\n";
 
 static int parse_run_args(int argc, char **argv, run_args *a) {
   memset(a, 0, sizeof *a);

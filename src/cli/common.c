@@ -23,6 +23,10 @@ int cli_parse_model_flag(const char *arg, const char *value, cli_model_args *m) 
     m->no_batch_split = true;
     return 1;
   }
+  if (strcmp(arg, "--spmd") == 0) {
+    m->spmd = true;
+    return 1;
+  }
   if (strcmp(arg, "--weights") != 0 && strcmp(arg, "--function") != 0 && strcmp(arg, "--threads") != 0 &&
       strcmp(arg, "--device") != 0 && strcmp(arg, "--signature") != 0)
     return 0;

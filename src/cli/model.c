@@ -123,6 +123,16 @@ hr_status cli_model_open(const cli_model_args *args, cli_model *m) {
     return open_interpreted(m);
   }
   if (hr_module_is_spmd(mod)) return hr_spmd_create(mod, m->function, w, &opts, &m->spmd);
+  if (args->spmd) {
+    if (hr_module_num_devices(mod) < 2) {
+      hr_status s = hr_error(HR_INVALID_ARGUMENT, "--spmd: %s is written for one device (mhlo.num_partitions is 1)",
+                             args->path);
+      hr_module_free(mod);
+      hr_weights_free(w);
+      return s;
+    }
+    return hr_spmd_create(mod, m->function, w, &opts, &m->spmd);
+  }
   return hr_program_create(mod, m->function, w, &opts, &m->program);
 }
 
@@ -141,7 +151,7 @@ void cli_model_close(cli_model *m) {
 int cli_model_num_inputs(const cli_model *m) {
   if (m->exe) return hr_executable_num_inputs(m->exe);
   if (m->program) return hr_program_num_inputs(m->program);
-  if (m->spmd) return hr_spmd_num_devices(m->spmd) * hr_program_num_inputs(hr_spmd_program(m->spmd));
+  if (m->spmd) return (hr_spmd_is_global(m->spmd) ? 1 : hr_spmd_num_devices(m->spmd)) * hr_program_num_inputs(hr_spmd_program(m->spmd));
   return m->n_inputs;
 }
 
@@ -162,6 +172,7 @@ static int executable_input_param(const hr_executable *e, const hr_func *fn, int
 
 const char *cli_model_input_name(const cli_model *m, int i, char *buf, size_t cap) {
   if (m->program) return hr_program_input_name(m->program, i);
+  if (m->spmd && hr_spmd_is_global(m->spmd)) return hr_program_input_name(hr_spmd_program(m->spmd), i);
   if (m->spmd) {
     const hr_program *p = hr_spmd_program(m->spmd);
     int n = hr_program_num_inputs(p);

@@ -18,6 +18,7 @@ typedef struct cli_model_args {
   bool no_fusion;       /* compile without the fusion pass */
   bool bf16;            /* matrix products in bf16 (opt-in) */
   bool no_batch_split;  /* run large batches whole (no batch split) */
+  bool spmd;            /* a global program for several devices: one thread per device (hr_spmd) */
   const char *device;   /* the device to run on ("cpu", "template"), or NULL: the CPU */
 } cli_model_args;
 
@@ -25,7 +26,8 @@ typedef struct cli_model {
   const char *function;
   hr_program *program; /* compiled path */
   /* compiled path of a module for several devices (mhlo.num_partitions/num_replicas > 1): its
-   * inputs are every device's inputs, device after device, named NAME@DEVICE */
+   * inputs are every device's inputs, device after device, named NAME@DEVICE; or of a global
+   * program run with --spmd, whose inputs are the global ones */
   hr_spmd *spmd;
   hr_executable *exe;  /* executable file */
   /* Interpreter path: the module, its weights, and which parameters are inputs. */

@@ -10,6 +10,7 @@
  *   build.c      op and block construction in the new module (values get provisional ids)
  *   specialize.c the entry point and the walk: value remapping, inlining, regions
  *   manual.c     sdy.manual_computation emitted once per device, collectives across them
+ *   manual_device.c  ... or as one device's code of an SPMD run (hr_specialize_device)
  *   refine.c     result types from shape inference over the refined operand types and values
  *   rewrite.c    dynamic ops to their static forms; identities replaced by their operand
  *   fold.c       get_dimension_size and all-constant ops to stablehlo.constant (via hr_folder)
@@ -55,6 +56,7 @@ typedef struct hc_ctx {
   uint32_t n_values;        /* values created so far: their provisional ids are 0 .. n_values - 1 */
   size_t n_ops;             /* ops created so far (bounded by HR_LIMIT_SPECIALIZED_OPS) */
   int depth;                /* current nesting of inlined calls and regions */
+  int64_t device;           /* >= 0: manual computations as this device's code (hc_device_manual) */
   const char *src_file;     /* the last source location file seen ... */
   const char *dst_file;     /* ... and its copy in dst */
   hc_scratch scratch;
@@ -102,6 +104,12 @@ hr_status hc_place(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src, hr_op 
  * axes (partition_id a constant there, collectives across the devices' values), and each result
  * assembled from the devices' pieces as its out_sharding says. */
 hr_status hc_inline_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src);
+
+/* ---- manual_device.c -------------------------------------------------------------------- */
+
+/* Emits sdy.manual_computation `src` as the code of device c->device: its operands cut to the
+ * device's pieces, the body once, each result all-gathered whole (manual_device.c). */
+hr_status hc_device_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src);
 
 /* ---- clone.c ---------------------------------------------------------------------------- */
 

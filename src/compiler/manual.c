@@ -13,22 +13,10 @@
  * error naming the op. */
 #include <string.h>
 
-#include "compiler/compiler_internal.h"
-#include "ir/shardy.h"
+#include "compiler/manual.h"
 
-/* The devices of one manual computation and what each operand and result looks like there. */
-typedef struct manual {
-  const hr_op *src;
-  hr_sdy_mesh mesh;
-  bool is_manual[HR_LIMIT_SDY_AXES];
-  bool all_manual;
-  int64_t n_devices;                       /* devices of the manual axes */
-  int64_t coord[HR_LIMIT_SDY_DEVICES][HR_LIMIT_SDY_AXES]; /* each device's index along each axis */
-  hc_frame frames[HR_LIMIT_SDY_DEVICES];   /* one per device: the body's values there */
-} manual;
-
-static hr_status unsupported(const hr_op *op, const char *what) {
-  return hr_op_error(op, HR_UNIMPLEMENTED, "%s is not supported on one device yet", what);
+hr_status hc_manual_unsupported(const hr_op *op, const char *what) {
+  return hr_op_error(op, HR_UNIMPLEMENTED, "%s is not supported yet", what);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -49,8 +37,9 @@ static hr_status sharding_mesh(const hc_ctx *c, const hr_op *op, const hr_sdy_sh
   return hr_op_error(op, HR_NOT_FOUND, "no mesh @%.*s in the module", (int)s->mesh_ref.len, s->mesh_ref.text);
 }
 
-/* Reads the mesh and the manual axes, and numbers the devices row-major over the manual axes. */
-static hr_status layout(const hc_ctx *c, const hr_op *op, const hr_sdy_sharding *first, manual *m) {
+/* Reads the mesh and the manual axes, and numbers the devices row-major over the manual axes (over
+ * every axis when `all_axes`). */
+static hr_status layout(const hc_ctx *c, const hr_op *op, const hr_sdy_sharding *first, bool all_axes, hc_manual *m) {
   HR_TRY(sharding_mesh(c, op, first, &m->mesh));
   hr_sdy_name names[HR_LIMIT_SDY_AXES];
   int n_names;
@@ -64,31 +53,29 @@ static hr_status layout(const hc_ctx *c, const hr_op *op, const hr_sdy_sharding 
   m->all_manual = true;
   for (int a = 0; a < m->mesh.n_axes; a++) {
     if (!m->is_manual[a]) m->all_manual = false;
-    else m->n_devices *= m->mesh.sizes[a];
+    if (m->is_manual[a] || all_axes) m->n_devices *= m->mesh.sizes[a];
     if (m->n_devices > HR_LIMIT_SDY_DEVICES)
       return hr_op_error(op, HR_RESOURCE_EXHAUSTED, "more than %d devices to expand over", HR_LIMIT_SDY_DEVICES);
   }
   for (int64_t d = 0; d < m->n_devices; d++) {
     int64_t rest = d;
     for (int a = m->mesh.n_axes - 1; a >= 0; a--) {
-      m->coord[d][a] = m->is_manual[a] ? rest % m->mesh.sizes[a] : 0;
-      if (m->is_manual[a]) rest /= m->mesh.sizes[a];
+      bool counted = m->is_manual[a] || all_axes;
+      m->coord[d][a] = counted ? rest % m->mesh.sizes[a] : 0;
+      if (counted) rest /= m->mesh.sizes[a];
     }
   }
   return NULL;
 }
 
-/* The device's id as collectives and partition_id name it: its row-major index in the whole mesh. */
-static int64_t device_id(const manual *m, int64_t d) {
+int64_t hc_manual_device_id(const hc_manual *m, int64_t d) {
   int64_t id = 0;
   for (int a = 0; a < m->mesh.n_axes; a++) id = id * m->mesh.sizes[a] + m->coord[d][a];
   return id;
 }
 
-/* For device `d` and a value of type `global` sharded as `s`: per dimension, how many pieces the
- * manual axes cut it into (count) and which one the device holds (index). */
-static hr_status shard_of(const manual *m, const hr_sdy_sharding *s, const hr_type *global, int64_t d,
-                          int64_t *count, int64_t *index) {
+hr_status hc_manual_shard_of(const hc_manual *m, const hr_sdy_sharding *s, const hr_type *global, int64_t d,
+                             int64_t *count, int64_t *index) {
   int rank = global->shape.rank;
   if (s->rank != rank)
     return hr_op_error(m->src, HR_INVALID_ARGUMENT, "a sharding of rank %d for a value of rank %d", s->rank, rank);
@@ -97,7 +84,7 @@ static hr_status shard_of(const manual *m, const hr_sdy_sharding *s, const hr_ty
     index[k] = 0;
     for (int j = 0; j < s->n_axes[k]; j++) {
       const hr_sdy_axis_ref *r = &s->axes[k][j];
-      if (r->sub_size) return unsupported(m->src, "a sharding over a sub-axis");
+      if (r->sub_size) return hc_manual_unsupported(m->src, "a sharding over a sub-axis");
       int a = hr_sdy_axis_index(&m->mesh, r->name);
       if (a < 0) return hr_op_error(m->src, HR_INVALID_ARGUMENT, "axis \"%.*s\" is not in the mesh", (int)r->name.len, r->name.text);
       if (!m->is_manual[a]) continue; /* a free axis: the piece stays whole along it */
@@ -115,9 +102,8 @@ static hr_status shard_of(const manual *m, const hr_sdy_sharding *s, const hr_ty
 /* Building ops                                                                                    */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* Appends a new op of `code` over `operands` with one result of type `t`; *out is its result. */
-static hr_status emit(hc_ctx *c, hc_block *b, const hr_op *src, hr_opcode code, hr_value *const *operands, int n,
-                      const hr_type *t, hr_op **op_out, hr_value **out) {
+hr_status hc_manual_emit(hc_ctx *c, hc_block *b, const hr_op *src, hr_opcode code, hr_value *const *operands, int n,
+                         const hr_type *t, hr_op **op_out, hr_value **out) {
   hr_op *op;
   HR_TRY(hc_op_new(c, code, src, b->block, n, 1, &op));
   for (int i = 0; i < n; i++) op->operands[i] = operands[i];
@@ -128,9 +114,8 @@ static hr_status emit(hc_ctx *c, hc_block *b, const hr_op *src, hr_opcode code, 
   return NULL;
 }
 
-/* The piece [index * extent, (index + 1) * extent) of `v` along each dimension. */
-static hr_status emit_piece(hc_ctx *c, hc_block *b, const hr_op *src, hr_value *v, const int64_t *count,
-                            const int64_t *index, hr_value **out) {
+hr_status hc_manual_piece(hc_ctx *c, hc_block *b, const hr_op *src, hr_value *v, const int64_t *count,
+                          const int64_t *index, hr_value **out) {
   hr_type t = v->type;
   int rank = t.shape.rank;
   int64_t start[HR_MAX_RANK], limit[HR_MAX_RANK], strides[HR_MAX_RANK];
@@ -147,7 +132,7 @@ static hr_status emit_piece(hc_ctx *c, hc_block *b, const hr_op *src, hr_value *
     return NULL;
   }
   hr_op *op;
-  HR_TRY(emit(c, b, src, HR_OP_SLICE, &v, 1, &t, &op, out));
+  HR_TRY(hc_manual_emit(c, b, src, HR_OP_SLICE, &v, 1, &t, &op, out));
   hr_attr *a;
   HR_TRY(hc_i64_array(c, start, rank, &a));
   HR_TRY(hc_op_set_attr(c, op, "start_indices", a));
@@ -166,7 +151,7 @@ static hr_status emit_concat(hc_ctx *c, hc_block *b, const hr_op *src, hr_value 
   hr_type t = vals[0]->type;
   t.shape.dims[dim] *= n;
   hr_op *op;
-  HR_TRY(emit(c, b, src, HR_OP_CONCATENATE, vals, n, &t, &op, out));
+  HR_TRY(hc_manual_emit(c, b, src, HR_OP_CONCATENATE, vals, n, &t, &op, out));
   hr_attr *a = hr_attr_new(c->dst, HR_ATTR_INT);
   if (!a) return hc_oom();
   a->u.i.value = dim;
@@ -180,7 +165,7 @@ static hr_status emit_splat(hc_ctx *c, hc_block *b, const hr_op *src, const hr_t
   hr_op *op;
   unsigned char bytes[16] = {0};
   size_t size = hr_dtype_size(t->dtype);
-  if (size == 0 || size > sizeof bytes) return unsupported(src, "a value of this element type");
+  if (size == 0 || size > sizeof bytes) return hc_manual_unsupported(src, "a value of this element type");
   memcpy(bytes, &v, size < sizeof v ? size : sizeof v);
   HR_TRY(hc_constant_op(c, src, b->block, t, bytes, size, true, &op));
   HR_TRY(hc_block_push(c, b, op));
@@ -193,9 +178,9 @@ static hr_status emit_splat(hc_ctx *c, hc_block *b, const hr_op *src, const hr_t
 /* ---------------------------------------------------------------------------------------------- */
 
 /* The device of the computation whose id is `id`, or -1. */
-static int64_t device_of(const manual *m, int64_t id) {
+static int64_t device_of(const hc_manual *m, int64_t id) {
   for (int64_t d = 0; d < m->n_devices; d++)
-    if (device_id(m, d) == id) return d;
+    if (hc_manual_device_id(m, d) == id) return d;
   return -1;
 }
 
@@ -218,7 +203,7 @@ static hr_status id_matrix(hc_ctx *c, const hr_op *op, const char *name, int64_t
 
 /* The devices of each group of `op` (replica_groups; absent: one group of all devices), as a
  * rows x cols matrix of devices. */
-static hr_status groups(hc_ctx *c, const manual *m, const hr_op *op, int64_t **devs, int64_t *rows, int64_t *cols) {
+static hr_status groups(hc_ctx *c, const hc_manual *m, const hr_op *op, int64_t **devs, int64_t *rows, int64_t *cols) {
   HR_TRY(id_matrix(c, op, "replica_groups", devs, rows, cols));
   if (*rows == 0 || *cols == 0) {
     *rows = 1;
@@ -234,14 +219,14 @@ static hr_status groups(hc_ctx *c, const manual *m, const hr_op *op, int64_t **d
 }
 
 /* collective_permute: each target takes its source's value, others get zeros. */
-static hr_status collective_permute(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) {
+static hr_status collective_permute(hc_ctx *c, hc_manual *m, hc_block *b, const hr_op *op) {
   int64_t *pairs, rows, cols;
   HR_TRY(id_matrix(c, op, "source_target_pairs", &pairs, &rows, &cols));
   if (rows > 0 && cols != 2) return hr_op_error(op, HR_INVALID_ARGUMENT, "source_target_pairs must be pairs");
   for (int64_t d = 0; d < m->n_devices; d++) {
     hr_value *v = NULL;
     for (int64_t p = 0; p < rows && !v; p++) {
-      if (pairs[2 * p + 1] != device_id(m, d)) continue;
+      if (pairs[2 * p + 1] != hc_manual_device_id(m, d)) continue;
       int64_t s = device_of(m, pairs[2 * p]);
       if (s < 0) return hr_op_error(op, HR_INVALID_ARGUMENT, "a source outside the computation");
       HR_TRY(hc_lookup(&m->frames[s], op, op->operands[0], &v));
@@ -260,13 +245,13 @@ static hr_status reduction_op(const hr_op *op, hr_opcode *out) {
   bool binary = inner && (hr_opcode_flags(inner->code) & HR_OPF_BINARY) && inner->n_operands == 2 &&
                 inner->operands[0] == &r->args[0] && inner->operands[1] == &r->args[1];
   if (!binary || ret->n_operands != 1 || ret->operands[0] != &inner->results[0])
-    return unsupported(op, "an all_reduce whose reduction is not one binary op");
+    return hc_manual_unsupported(op, "an all_reduce whose reduction is not one binary op");
   *out = inner->code;
   return NULL;
 }
 
 /* all_reduce: every member of a group gets the group's values combined. */
-static hr_status all_reduce(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) {
+static hr_status all_reduce(hc_ctx *c, hc_manual *m, hc_block *b, const hr_op *op) {
   hr_opcode code = HR_OP_COUNT;
   HR_TRY(reduction_op(op, &code));
   int64_t *devs, rows, cols;
@@ -279,7 +264,7 @@ static hr_status all_reduce(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) 
         HR_TRY(hc_lookup(&m->frames[devs[g * cols + j]], op, op->operands[i], &v));
         hr_value *pair[2] = {acc, v};
         if (!acc) acc = v;
-        else HR_TRY(emit(c, b, op, code, pair, 2, &v->type, NULL, &acc));
+        else HR_TRY(hc_manual_emit(c, b, op, code, pair, 2, &v->type, NULL, &acc));
       }
       for (int64_t j = 0; j < cols; j++) hc_bind(&m->frames[devs[g * cols + j]], &op->results[i], acc);
     }
@@ -287,7 +272,7 @@ static hr_status all_reduce(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) 
 }
 
 /* all_gather: every member of a group gets the group's values concatenated in group order. */
-static hr_status all_gather(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) {
+static hr_status all_gather(hc_ctx *c, hc_manual *m, hc_block *b, const hr_op *op) {
   int64_t dim;
   HR_TRY(hr_op_attr_i64(op, "all_gather_dim", &dim));
   int64_t *devs, rows, cols;
@@ -331,23 +316,23 @@ static bool uses_device(const hr_block *blk) {
 }
 
 /* Emits body op `op` for every device. */
-static hr_status emit_all_devices(hc_ctx *c, manual *m, hc_block *b, const hr_op *op) {
+static hr_status emit_all_devices(hc_ctx *c, hc_manual *m, hc_block *b, const hr_op *op) {
   bool collective = op->code == HR_OP_COLLECTIVE_PERMUTE || op->code == HR_OP_ALL_REDUCE || op->code == HR_OP_ALL_GATHER;
-  if (collective && !m->all_manual) return unsupported(op, "a collective in a partly manual computation");
+  if (collective && !m->all_manual) return hc_manual_unsupported(op, "a collective in a partly manual computation");
   if (op->code == HR_OP_COLLECTIVE_PERMUTE) return collective_permute(c, m, b, op);
   if (op->code == HR_OP_ALL_REDUCE) return all_reduce(c, m, b, op);
   if (op->code == HR_OP_ALL_GATHER) return all_gather(c, m, b, op);
   if (op->code == HR_OP_PARTITION_ID || op->code == HR_OP_REPLICA_ID) {
     for (int64_t d = 0; d < m->n_devices; d++) {
       hr_value *v;
-      HR_TRY(emit_splat(c, b, op, &op->results[0].type, op->code == HR_OP_PARTITION_ID ? (uint64_t)device_id(m, d) : 0, &v));
+      HR_TRY(emit_splat(c, b, op, &op->results[0].type, op->code == HR_OP_PARTITION_ID ? (uint64_t)hc_manual_device_id(m, d) : 0, &v));
       hc_bind(&m->frames[d], &op->results[0], v);
     }
     return NULL;
   }
-  if (is_device_op(op->code)) return unsupported(op, hr_opcode_name(op->code));
+  if (is_device_op(op->code)) return hc_manual_unsupported(op, hr_opcode_name(op->code));
   for (int r = 0; r < op->n_regions; r++)
-    if (uses_device(&op->regions[r])) return unsupported(op, "a collective or device id inside a nested region");
+    if (uses_device(&op->regions[r])) return hc_manual_unsupported(op, "a collective or device id inside a nested region");
   for (int64_t d = 0; d < m->n_devices; d++) HR_TRY(hc_emit_op(c, &m->frames[d], b, op));
   return NULL;
 }
@@ -357,7 +342,7 @@ static hr_status emit_all_devices(hc_ctx *c, manual *m, hc_block *b, const hr_op
 /* ---------------------------------------------------------------------------------------------- */
 
 /* Binds the body's arguments, per device, to the operands' pieces. */
-static hr_status bind_pieces(hc_ctx *c, manual *m, hc_frame *f, hc_block *b, const hr_sdy_sharding *in) {
+static hr_status bind_pieces(hc_ctx *c, hc_manual *m, hc_frame *f, hc_block *b, const hr_sdy_sharding *in) {
   const hr_op *src = m->src;
   const hr_block *body = &src->regions[0];
   for (int i = 0; i < src->n_operands; i++) {
@@ -365,9 +350,9 @@ static hr_status bind_pieces(hc_ctx *c, manual *m, hc_frame *f, hc_block *b, con
     HR_TRY(hc_lookup(f, src, src->operands[i], &v));
     for (int64_t d = 0; d < m->n_devices; d++) {
       int64_t count[HR_MAX_RANK], index[HR_MAX_RANK];
-      HR_TRY(shard_of(m, &in[i], &v->type, d, count, index));
+      HR_TRY(hc_manual_shard_of(m, &in[i], &v->type, d, count, index));
       hr_value *piece;
-      HR_TRY(emit_piece(c, b, src, v, count, index, &piece));
+      HR_TRY(hc_manual_piece(c, b, src, v, count, index, &piece));
       if (!hr_type_equal(&piece->type, &body->args[i].type))
         return hr_op_error(src, HR_INVALID_ARGUMENT, "operand #%d's piece does not have the body argument's type", i);
       hc_bind(&m->frames[d], &body->args[i], piece);
@@ -377,7 +362,7 @@ static hr_status bind_pieces(hc_ctx *c, manual *m, hc_frame *f, hc_block *b, con
 }
 
 /* The part of result `i` whose pieces along dimensions [0, k) are `at`, from the devices' pieces. */
-static hr_status assemble(hc_ctx *c, manual *m, hc_block *b, const hr_sdy_sharding *s, int i, int k, int64_t *at,
+static hr_status assemble(hc_ctx *c, hc_manual *m, hc_block *b, const hr_sdy_sharding *s, int i, int k, int64_t *at,
                           hr_value **out) {
   const hr_op *src = m->src, *ret = src->regions[0].ops[src->regions[0].n_ops - 1];
   const hr_type *global = &src->results[i].type;
@@ -385,12 +370,12 @@ static hr_status assemble(hc_ctx *c, manual *m, hc_block *b, const hr_sdy_shardi
   int64_t count[HR_MAX_RANK], index[HR_MAX_RANK];
   if (k == rank) { /* the first device holding exactly this piece */
     for (int64_t d = 0; d < m->n_devices; d++) {
-      HR_TRY(shard_of(m, s, global, d, count, index));
+      HR_TRY(hc_manual_shard_of(m, s, global, d, count, index));
       if (memcmp(index, at, sizeof *at * (size_t)rank) == 0) return hc_lookup(&m->frames[d], ret, ret->operands[i], out);
     }
     return hr_op_error(src, HR_INTERNAL, "no device holds a piece of result #%d", i);
   }
-  HR_TRY(shard_of(m, s, global, 0, count, index));
+  HR_TRY(hc_manual_shard_of(m, s, global, 0, count, index));
   hr_value **parts = HR_ARENA_ARRAY(&c->dst->arena, hr_value *, (size_t)count[k]);
   if (!parts) return hc_oom();
   for (int64_t j = 0; j < count[k]; j++) {
@@ -400,8 +385,7 @@ static hr_status assemble(hc_ctx *c, manual *m, hc_block *b, const hr_sdy_shardi
   return emit_concat(c, b, src, parts, (int)count[k], k, out);
 }
 
-/* Reads the computation's shardings and mesh, and gives each device a frame. */
-static hr_status start(hc_ctx *c, manual *m, hc_frame *f, hr_sdy_sharding **in, hr_sdy_sharding **out) {
+hr_status hc_manual_read(hc_ctx *c, hc_manual *m, bool all_axes, hr_sdy_sharding **in, hr_sdy_sharding **out) {
   const hr_op *src = m->src;
   size_t n_in = (size_t)src->n_operands, n_out = (size_t)src->n_results;
   *in = HR_ARENA_ARRAY(&c->dst->arena, hr_sdy_sharding, n_in ? n_in : 1);
@@ -409,11 +393,17 @@ static hr_status start(hc_ctx *c, manual *m, hc_frame *f, hr_sdy_sharding **in, 
   if (!*in || !*out) return hc_oom();
   HR_TRY(hr_sdy_read_per_value(hr_op_attr(src, "in_shardings"), src->n_operands, *in));
   HR_TRY(hr_sdy_read_per_value(hr_op_attr(src, "out_shardings"), src->n_results, *out));
-  if (n_in + n_out == 0) return unsupported(src, "a manual computation without operands or results");
-  HR_TRY(layout(c, src, n_in ? &(*in)[0] : &(*out)[0], m));
+  if (n_in + n_out == 0) return hc_manual_unsupported(src, "a manual computation without operands or results");
+  HR_TRY(layout(c, src, n_in ? &(*in)[0] : &(*out)[0], all_axes, m));
   const hr_attr *replicas = c->src->attrs ? hr_attr_field(c->src->attrs, "mhlo.num_replicas") : NULL;
   if (replicas && replicas->kind == HR_ATTR_INT && replicas->u.i.value > 1)
-    return unsupported(src, "a manual computation with several replicas");
+    return hc_manual_unsupported(src, "a manual computation with several replicas");
+  return NULL;
+}
+
+/* Reads the computation's shardings and mesh, and gives each device a frame. */
+static hr_status start(hc_ctx *c, hc_manual *m, hc_frame *f, hr_sdy_sharding **in, hr_sdy_sharding **out) {
+  HR_TRY(hc_manual_read(c, m, false, in, out));
   size_t bytes = (f->func->n_values ? f->func->n_values : 1) * sizeof *f->map;
   for (int64_t d = 0; d < m->n_devices; d++) {
     HR_TRY(hc_frame_init(c, f->func, &m->frames[d]));
@@ -423,7 +413,7 @@ static hr_status start(hc_ctx *c, manual *m, hc_frame *f, hr_sdy_sharding **in, 
 }
 
 hr_status hc_inline_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
-  manual *m = c->heap->alloc(c->heap->ctx, sizeof *m, _Alignof(manual));
+  hc_manual *m = c->heap->alloc(c->heap->ctx, sizeof *m, _Alignof(hc_manual));
   if (!m) return hc_oom();
   memset(m, 0, sizeof *m);
   m->src = src;

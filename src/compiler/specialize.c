@@ -215,7 +215,8 @@ static hr_status check_static(const hr_op *op) {
 
 hr_status hc_emit_op(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
   if (src->code == HR_OP_FUNC_CALL || src->code == HR_OP_COMPOSITE) return inline_call(c, f, b, src);
-  if (src->code == HR_OP_SDY_MANUAL_COMPUTATION) return hc_inline_manual(c, f, b, src);
+  if (src->code == HR_OP_SDY_MANUAL_COMPUTATION)
+    return c->device >= 0 ? hc_device_manual(c, f, b, src) : hc_inline_manual(c, f, b, src);
   bool inlined = false;
   HR_TRY(inline_branch(c, f, b, src, &inlined));
   if (inlined) return NULL;
@@ -333,8 +334,9 @@ static hr_status build(hc_ctx *c, const hr_func *src, const hr_type *arg_types) 
   return s;
 }
 
-hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
-                        const hr_folder *folder, const hr_allocator *a, hr_module **out) {
+/* hr_specialize, with manual computations as the code of `device` when >= 0. */
+static hr_status specialize(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
+                            const hr_folder *folder, const hr_allocator *a, int64_t device, hr_module **out) {
   if (!out) return hr_error(HR_INVALID_ARGUMENT, "specialize: no output");
   *out = NULL;
   if (!m) return hr_error(HR_INVALID_ARGUMENT, "specialize: no module");
@@ -347,6 +349,7 @@ hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *
   hc_ctx c;
   memset(&c, 0, sizeof c);
   c.src = m;
+  c.device = device;
   c.heap = a ? a : hr_default_allocator();
   c.folder = folder;
   c.max_fold_bytes = folder && folder->max_fold_bytes ? folder->max_fold_bytes : HR_LIMIT_FOLD_BYTES;
@@ -362,4 +365,15 @@ hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *
   }
   *out = c.dst;
   return NULL;
+}
+
+hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
+                        const hr_folder *folder, const hr_allocator *a, hr_module **out) {
+  return specialize(m, fn_name, arg_types, n_args, folder, a, -1, out);
+}
+
+hr_status hr_specialize_device(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
+                               const hr_folder *folder, const hr_allocator *a, int64_t device, hr_module **out) {
+  if (device < 0) return hr_error(HR_INVALID_ARGUMENT, "specialize: device %lld", (long long)device);
+  return specialize(m, fn_name, arg_types, n_args, folder, a, device, out);
 }

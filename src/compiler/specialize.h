@@ -34,5 +34,12 @@ typedef struct hr_folder {
  * naming them. */
 hr_status hr_specialize(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
                         const hr_folder *folder, const hr_allocator *a, hr_module **out);
+/* hr_specialize for device `device` (its partition id) of an SPMD run (runtime/spmd.c): every
+ * sdy.manual_computation becomes the device's part (its operands' pieces, the body once, the
+ * results gathered whole from all devices at run time: compiler_internal.h, hc_device_manual)
+ * instead of being expanded over the devices. The module's mhlo.num_partitions must be the mesh's
+ * devices. */
+hr_status hr_specialize_device(const hr_module *m, const char *fn_name, const hr_type *arg_types, int n_args,
+                               const hr_folder *folder, const hr_allocator *a, int64_t device, hr_module **out);
 
 #endif

@@ -31,6 +31,12 @@ const hr_tensor *hr_executable_bound(const hr_executable *e, int param);
 struct hr_process;
 void hr_executable_set_process(hr_executable *e, const struct hr_process *process);
 
+/* Makes the program's next compiles (hr_program_compile) give the code of device `device` (its
+ * partition id), every sdy.manual_computation as that device's part (hr_specialize_device), rather
+ * than the global program with the bodies expanded over their devices (-1, the default): for the
+ * SPMD runner, whose devices each run the whole program (spmd.c). */
+void hr_program_set_device(hr_program *p, int64_t device);
+
 /* Splits an executable's runs into `chunks` (>= 1; a batch split, compiler/split.h): its inputs
  * and outputs become `chunks` times as long along dimension 0 (their specs say so), and a run
  * runs the plan once per chunk on the c-th equal slice of each. Fails when an input or output has

@@ -63,6 +63,7 @@ struct hr_program {
   const char **input_names;
   int n_outputs;
   hr_tensor_spec *output_specs;
+  int64_t device;       /* >= 0: compiles give this device's code (hr_program_set_device) */
   pthread_mutex_t lock; /* guards the cache */
   cache_entry *cache[CACHE_CAPACITY];
   atomic_int n_cached;
@@ -199,6 +200,7 @@ hr_status hr_program_create(hr_module *m, const char *fn_name, hr_weights *weigh
   prog->opts.allocator = a;
   prog->module = m;
   prog->weights = weights;
+  prog->device = -1;
   atomic_init(&prog->n_cached, 0);
   hr_arena_init(&prog->tables, a);
   hr_status s = setup(prog, fn_name ? fn_name : "main");
@@ -209,6 +211,8 @@ hr_status hr_program_create(hr_module *m, const char *fn_name, hr_weights *weigh
   *out = prog;
   return NULL;
 }
+
+void hr_program_set_device(hr_program *p, int64_t device) { p->device = device; }
 
 /* Frees a cache entry and its executable. */
 static void entry_free(const hr_allocator *a, cache_entry *c) {
@@ -274,7 +278,9 @@ static hr_status specialize(hr_program *p, const hr_tensor_spec *inputs, size_t 
   HR_TRY(argument_types(p, inputs, &types));
   hr_folder folder = hr_interp_folder();
   folder.max_fold_bytes = max_fold_bytes;
-  hr_status s = hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, out);
+  hr_status s = p->device >= 0 ? hr_specialize_device(p->module, p->fn->name, types, p->fn->n_args, &folder,
+                                                       p->allocator, p->device, out)
+                                : hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, out);
   p->allocator->free(p->allocator->ctx, types);
   return s;
 }

@@ -3,7 +3,10 @@
  * the compiled kernels; the collectives fall back to the interpreter's kernels, which meet the
  * other devices through the process each executable is given for the run
  * (hr_executable_set_process). Batch splitting is off: a chunk would run each collective once
- * per chunk. */
+ * per chunk.
+ * A global program (hr_spmd_is_global: JAX's export of a shard_map, say) runs the same way: every
+ * device runs the whole function on the global inputs, its manual computations compiled as the
+ * device's part (hr_program_set_device), and device 0's results are the program's. */
 #include <string.h>
 #include <unistd.h>
 
@@ -16,6 +19,7 @@ struct hr_spmd {
   hr_program *program;
   int64_t replicas, partitions;
   int n;                 /* devices */
+  bool global;           /* a global program: inputs and outputs are the whole values, given once */
   int n_in, n_out;       /* per device */
   hr_executable **exes;  /* per device; NULL until compiled */
   hr_tensor_spec *specs; /* the input specs the executables were compiled for (n_in) */
@@ -99,6 +103,7 @@ hr_status hr_spmd_create(hr_module *m, const char *fn_name, hr_weights *weights,
     return st;
   }
   int n = (int)(replicas * partitions);
+  bool global = !hr_module_is_spmd(m);
   hr_exec_options o = device_options(opts, n);
   const hr_allocator *a = o.allocator ? o.allocator : hr_default_allocator();
   hr_program *p;
@@ -107,7 +112,7 @@ hr_status hr_spmd_create(hr_module *m, const char *fn_name, hr_weights *weights,
   if (s) memset(s, 0, sizeof *s);
   int n_in = hr_program_num_inputs(p);
   if (s) {
-    *s = (hr_spmd){a, p, replicas, partitions, n, n_in, hr_program_num_outputs(p), NULL, NULL};
+    *s = (hr_spmd){a, p, replicas, partitions, n, global, n_in, hr_program_num_outputs(p), NULL, NULL};
     s->exes = a->alloc(a->ctx, sizeof *s->exes * (size_t)n, _Alignof(hr_executable *));
     s->specs = a->alloc(a->ctx, sizeof *s->specs * (size_t)(n_in ? n_in : 1), _Alignof(hr_tensor_spec));
   }
@@ -124,11 +129,12 @@ hr_status hr_spmd_create(hr_module *m, const char *fn_name, hr_weights *weights,
 }
 
 int hr_spmd_num_devices(const hr_spmd *s) { return s->n; }
+bool hr_spmd_is_global(const hr_spmd *s) { return s->global; }
 const hr_program *hr_spmd_program(const hr_spmd *s) { return s->program; }
 
-/* Checks that every device's inputs have device 0's specs. */
+/* Checks that every device's inputs have device 0's specs (a global program's are given once). */
 static hr_status check_inputs(const hr_spmd *s, hr_tensor *const *inputs) {
-  for (int d = 1; d < s->n; d++)
+  for (int d = 1; !s->global && d < s->n; d++)
     for (int i = 0; i < s->n_in; i++) {
       const hr_tensor *a = inputs[i], *b = inputs[d * s->n_in + i];
       hr_tensor_spec sa = {a->dtype, a->shape}, sb = {b->dtype, b->shape};
@@ -149,6 +155,7 @@ static hr_status prepare(hr_spmd *s, hr_tensor *const *inputs) {
   drop_executables(s);
   for (int i = 0; i < s->n_in; i++) s->specs[i] = (hr_tensor_spec){inputs[i]->dtype, inputs[i]->shape};
   for (int d = 0; d < s->n; d++) {
+    if (s->global) hr_program_set_device(s->program, d);
     hr_status st = hr_program_compile(s->program, s->specs, s->n_in, &s->exes[d]);
     if (st) {
       drop_executables(s);
@@ -172,14 +179,21 @@ static hr_status run_device(void *ctx, const hr_process *process, int index) {
   hr_executable *e = s->exes[index];
   hr_executable_set_process(e, process);
   int n_out = 0;
-  hr_status st = hr_executable_run(e, r->inputs + (size_t)index * (size_t)s->n_in, s->n_in, &r->outs[index], &n_out);
+  hr_tensor *const *inputs = s->global ? r->inputs : r->inputs + (size_t)index * (size_t)s->n_in;
+  hr_status st = hr_executable_run(e, inputs, s->n_in, &r->outs[index], &n_out);
   hr_executable_set_process(e, NULL);
   return st;
 }
 
 /* Moves the devices' outputs into one array, device after device (arrays of outputs are the
- * default allocator's: hr_tensors_free frees them). */
+ * default allocator's: hr_tensors_free frees them); a global program's are device 0's. */
 static hr_status flatten(hr_spmd *s, hr_tensor ***outs, hr_tensor ***outputs, int *num_outputs) {
+  if (s->global) {
+    *outputs = outs[0];
+    *num_outputs = s->n_out;
+    outs[0] = NULL;
+    return NULL;
+  }
   size_t total = (size_t)s->n * (size_t)s->n_out;
   const hr_allocator *da = hr_default_allocator();
   hr_tensor **all = da->alloc(da->ctx, sizeof *all * (total ? total : 1), _Alignof(hr_tensor *));
@@ -197,7 +211,9 @@ static hr_status flatten(hr_spmd *s, hr_tensor ***outs, hr_tensor ***outputs, in
 hr_status hr_spmd_run(hr_spmd *s, hr_tensor *const *inputs, int num_inputs, hr_tensor ***outputs, int *num_outputs) {
   *outputs = NULL;
   *num_outputs = 0;
-  if (num_inputs != s->n * s->n_in)
+  if (s->global && num_inputs != s->n_in)
+    return hr_error(HR_INVALID_ARGUMENT, "%d inputs expected, %d given", s->n_in, num_inputs);
+  if (!s->global && num_inputs != s->n * s->n_in)
     return hr_error(HR_INVALID_ARGUMENT, "%d devices x %d inputs expected, %d given", s->n, s->n_in, num_inputs);
   for (int i = 0; i < num_inputs; i++)
     if (!inputs[i]) return hr_error(HR_INVALID_ARGUMENT, "input %d is missing", i);

@@ -2,7 +2,9 @@
 # hlorun run of a module of one device's code for two devices (mhlo.num_partitions = 2, an SPMD
 # program): its inputs are named NAME@DEVICE, the devices' all_reduce sums their inputs on both,
 # partition_id is each device's; a missing device input, compile and export are clean errors; the
-# same module with a Shardy mesh is a global program and runs on one device.
+# same module with a Shardy mesh is a global program and runs on one device. With --spmd a global
+# program's shard_map bodies run one device per thread and give what the one-device run gives
+# (a module here, and JAX's exported shard_map in ../shared/real when present).
 set -u
 bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
 tmp=$(mktemp -d)
@@ -60,6 +62,57 @@ expect_error "$tmp/e.out" "one device's code for several devices" "$bin" export 
 module 'sdy.mesh @mesh = <["x"=2]>' >"$tmp/global.mlir"
 timeout 60 "$bin" run "$tmp/global.mlir" --batch 1 >"$tmp/f.out" 2>&1 || fail "global program: $(cat "$tmp/f.out")"
 if grep -q '^result 2:' "$tmp/f.out"; then fail "the global program ran on two devices: $(cat "$tmp/f.out")"; fi
+
+# --spmd: a global program with a shard_map body (each device negates its rows, adds its partition
+# id, and the rows' sum is all-reduced) gives the one-device expansion's results.
+cat >"$tmp/shard_map.mlir" <<'MLIR'
+module attributes {mhlo.num_partitions = 2 : i32} {
+  sdy.mesh @mesh = <["x"=2]>
+  func.func @main(%x: tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>) {
+    %0:2 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>, <@mesh, [{}]>] manual_axes={"x"} (%a: tensor<2x3xf32>) {
+      %p = stablehlo.partition_id : tensor<ui32>
+      %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>
+      %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<2x3xf32>
+      %n = stablehlo.negate %a : tensor<2x3xf32>
+      %r = stablehlo.add %n, %b : tensor<2x3xf32>
+      %z = stablehlo.constant dense<0.0> : tensor<f32>
+      %s = stablehlo.reduce(%a init: %z) applies stablehlo.add across dimensions = [0] : (tensor<2x3xf32>, tensor<f32>) -> tensor<3xf32>
+      %t = "stablehlo.all_reduce"(%s) ({
+      ^bb0(%u: tensor<f32>, %v: tensor<f32>):
+        %w = stablehlo.add %u, %v : tensor<f32>
+        stablehlo.return %w : tensor<f32>
+      }) {channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids} : (tensor<3xf32>) -> tensor<3xf32>
+      sdy.return %r, %t : tensor<2x3xf32>, tensor<3xf32>
+    } : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+    return %0#0, %0#1 : tensor<4x3xf32>, tensor<3xf32>
+  }
+}
+MLIR
+timeout 60 "$bin" run "$tmp/shard_map.mlir" --batch 1 --output "$tmp/g1" >"$tmp/g1.out" 2>&1 ||
+  fail "shard_map on one device: $(cat "$tmp/g1.out")"
+timeout 60 "$bin" run "$tmp/shard_map.mlir" --spmd --input "arg0=$tmp/g1/out0.npy" >"$tmp/g2.out" 2>&1 ||
+  fail "shard_map --spmd: $(cat "$tmp/g2.out")"
+timeout 60 "$bin" run "$tmp/shard_map.mlir" --input "arg0=$tmp/g1/out0.npy" >"$tmp/g3.out" 2>&1 ||
+  fail "shard_map on one device, again: $(cat "$tmp/g3.out")"
+cmp -s "$tmp/g2.out" "$tmp/g3.out" || fail "--spmd differs from one device: $(cat "$tmp/g2.out") vs $(cat "$tmp/g3.out")"
+grep -q '^result 2:' "$tmp/g2.out" && fail "--spmd printed every device's results: $(cat "$tmp/g2.out")"
+timeout 120 "$bin" bench "$tmp/shard_map.mlir" --spmd --no-throughput --jit-calls 3 >"$tmp/g4.out" 2>&1 ||
+  fail "bench --spmd: $(cat "$tmp/g4.out")"
+module "" | sed 's/mhlo.num_partitions = 2/mhlo.num_partitions = 1/' >"$tmp/one.mlir"
+expect_error "$tmp/g6.out" "is written for one device" "$bin" run "$tmp/one.mlir" --spmd --batch 1
+
+# JAX's export of a shard_map (a collective_permute swapping the rows of two devices), when the
+# shared real files are there.
+real=${HLORUN_SOURCE_DIR:-.}/../shared/real/vhlo/shardy_sharding_ops_with_different_meshes__data_2025_06_30
+if [ -f "$real/module.mlirbc" ]; then
+  for flag in "" --spmd; do
+    timeout 60 "$bin" run "$real/module.mlirbc" $flag --input "arg0=$real/inputs/arg0.npy" >"$tmp/r.out" 2>&1 ||
+      fail "JAX's shard_map $flag: $(cat "$tmp/r.out")"
+    [ "$(tr -d ' \n' <"$tmp/r.out")" = "result0:tensor<2x4xf32>[[4,5,6,7],[0,1,2,3]]" ] ||
+      fail "JAX's shard_map $flag: $(cat "$tmp/r.out")"
+  done
+  echo "JAX's shard_map export: ran on one device and with --spmd"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failures" >&2

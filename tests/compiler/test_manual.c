@@ -2,7 +2,9 @@
  * operands cut into per-device pieces over a 2x2 mesh, partition_id, all_gather, all_reduce,
  * collective_permute (with devices no one sends to), a partly manual mesh, sharding_constraint,
  * and the forms it refuses (sub-axes, reduce_scatter, pieces that do not divide, unknown meshes).
- * Each specialized module is run by the interpreter and compared with values computed here. */
+ * Each specialized module is run by the interpreter and compared with values computed here.
+ * Every case also runs as one device's code per device (hr_specialize_device, through a global
+ * hr_spmd: 4 threads), which must give the same values; reduce_scatter runs only there. */
 #include <stdint.h>
 
 #include "compiler/specialize.h"
@@ -20,6 +22,34 @@
   "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "            \
   "out_shardings=[<@mesh, " out_sharding ">] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
 #define END_MANUAL(local_out) "      sdy.return %r : " local_out "\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+
+/* `text` run as a global SPMD program, one thread per device, gives `want` for input 0, 1, ..., 15. */
+static void check_device_runs(const char *text, const float *want) {
+  hr_module *m = NULL;
+  hr_spmd *s = NULL;
+  CHECK_OK(hr_module_parse("manual.mlir", text, strlen(text), NULL, &m));
+  if (!m) return;
+  hr_exec_options opts = {.num_threads = 1};
+  CHECK_OK(hr_spmd_create(m, "main", NULL, &opts, &s));
+  if (!s) return;
+  CHECK(hr_spmd_is_global(s));
+  CHECK_EQ_INT(hr_spmd_num_devices(s), 4);
+  hr_shape shape = {2, {4, 4}};
+  hr_tensor *x = NULL, **out = NULL;
+  int n_out = 0;
+  CHECK_OK(hr_tensor_create(NULL, HR_F32, &shape, 0, &x));
+  for (int i = 0; x && i < 16; i++) ((float *)x->data)[i] = (float)i;
+  if (x) CHECK_OK(hr_spmd_run(s, &x, 1, &out, &n_out));
+  CHECK_EQ_INT(n_out, 1);
+  for (int i = 0; n_out == 1 && i < 16; i++)
+    if (((const float *)out[0]->data)[i] != want[i]) {
+      fprintf(stderr, "device code, element %d: got %g, want %g\n", i, ((const float *)out[0]->data)[i], want[i]);
+      test_failures_++;
+    }
+  hr_tensors_free(out, n_out);
+  hr_tensor_free(x);
+  hr_spmd_free(s);
+}
 
 /* Specializes `text` for tensor<4x4xf32>, runs it on 0, 1, ..., 15 and checks the 16 outputs;
  * the specialized module must hold no Shardy op. */
@@ -49,6 +79,7 @@ static void check_runs(const char *text, const float *want) {
   hr_tensor_free(x);
   hr_module_free(spec);
   hr_module_free(m);
+  check_device_runs(text, want);
 }
 
 /* Specializing `text` fails with `code` and a message holding `needle`. */
@@ -148,6 +179,72 @@ TEST(partly_manual_mesh) {
   check_runs(text, want);
 }
 
+/* reduce_scatter (refused on one device) runs as device code: the x rows' pair sums, each y device
+ * keeping one row of its pair's, twice. */
+TEST(reduce_scatter_on_devices) {
+  const char *text = HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+      "      %s = \"stablehlo.reduce_scatter\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({\n"
+      "      ^bb0(%u: tensor<f32>, %v: tensor<f32>):\n"
+      "        %w = stablehlo.add %u, %v : tensor<f32>\n"
+      "        stablehlo.return %w : tensor<f32>\n"
+      "      }) : (tensor<2x2xf32>) -> tensor<1x2xf32>\n"
+      "      %r = stablehlo.concatenate %s, %s, dim = 0 : (tensor<1x2xf32>, tensor<1x2xf32>) -> tensor<2x2xf32>\n"
+      END_MANUAL("tensor<2x2xf32>") TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) {
+    int bi = i / 8, bj = (i % 4) / 2, col = i % 2, row = 2 * bi + bj;
+    want[i] = (float)(row * 4 + col) + (float)(row * 4 + 2 + col);
+  }
+  check_device_runs(text, want);
+}
+
+/* Global ops around two manual computations run alike on every device; the second computation
+ * takes the first's gathered result. */
+TEST(global_ops_between_computations) {
+  const char *text = HEAD
+      "    %n = stablehlo.negate %arg0 : tensor<4x4xf32>\n"
+      "    %1 = sdy.manual_computation(%n) in_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] "
+      "out_shardings=[<@mesh, [{\"x\"}, {\"y\"}]>] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
+      "      %p = stablehlo.partition_id : tensor<ui32>\n"
+      "      %f = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "      %b = stablehlo.broadcast_in_dim %f, dims = [] : (tensor<f32>) -> tensor<2x2xf32>\n"
+      "      %r = stablehlo.add %a, %b : tensor<2x2xf32>\n"
+      "      sdy.return %r : tensor<2x2xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+      "    %t = stablehlo.transpose %1, dims = [1, 0] : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
+      "    %0 = sdy.manual_computation(%t) in_shardings=[<@mesh, [{}, {\"x\", \"y\"}]>] "
+      "out_shardings=[<@mesh, [{}, {\"x\", \"y\"}]>] manual_axes={\"x\", \"y\"} (%a: tensor<4x1xf32>) {\n"
+      "      %r = stablehlo.multiply %a, %a : tensor<4x1xf32>\n"
+      "      sdy.return %r : tensor<4x1xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) { /* element (r, c) of the transpose is element (c, r) of the first result */
+    int r = i / 4, c = i % 4, src = c * 4 + r;
+    float v = -(float)src + (float)(2 * (src / 8) + (src % 4) / 2);
+    want[i] = v * v;
+  }
+  check_runs(text, want);
+}
+
+/* A device's code needs one partition per device of the mesh. */
+TEST(device_code_needs_the_mesh_partitions) {
+  const char *text = "module @m attributes {mhlo.num_partitions = 2 : i32} {\n"
+                     "  sdy.mesh @mesh = <[\"x\"=2, \"y\"=2]>\n"
+                     "  func.func public @main(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32> {\n"
+                     "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\"}, {}]>] "
+                     "out_shardings=[<@mesh, [{\"x\"}, {}]>] manual_axes={\"x\"} (%a: tensor<2x4xf32>) {\n"
+                     "      sdy.return %a : tensor<2x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  hr_module *m = NULL, *spec = NULL;
+  CHECK_OK(hr_module_parse("manual.mlir", text, strlen(text), NULL, &m));
+  int64_t dims[2] = {4, 4};
+  hr_type t = hr_tensor_type(HR_F32, 2, dims);
+  hr_status s = m ? hr_specialize_device(m, "main", &t, 1, NULL, NULL, 0, &spec) : NULL;
+  CHECK(s != NULL);
+  if (s) CHECK_STR_CONTAINS(hr_status_message(s), "the mesh has 4 devices but the module's mhlo.num_partitions is 2");
+  hr_status_free(s);
+  hr_module_free(spec);
+  hr_module_free(m);
+}
+
 TEST(refusals) {
   check_refused(HEAD
                 "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\":(1)2}, {}]>] "
@@ -185,6 +282,9 @@ int main(void) {
   RUN(all_reduce_sums_blocks);
   RUN(collective_permute_swaps_and_zeros);
   RUN(partly_manual_mesh);
+  RUN(reduce_scatter_on_devices);
+  RUN(global_ops_between_computations);
+  RUN(device_code_needs_the_mesh_partitions);
   RUN(refusals);
   TEST_MAIN_END();
 }
