@@ -92,10 +92,10 @@ class Ctx:
         return r
 
 
-def stub(srv):
-    """A channel to the server's gRPC port and a GenerationService stub on it."""
+def stub(srv, options=()):
+    """A channel to the server's gRPC port (grpcio channel options) and a GenerationService stub on it."""
     from hlorun import generation_pb2_grpc
-    channel = grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}")
+    channel = grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}", options=list(options))
     return channel, generation_pb2_grpc.GenerationServiceStub(channel)
 
 
@@ -311,9 +311,16 @@ def section_cancel(ctx, srv, gen):
             metric(before, "hlorun_generate_tokens_total", model="tiny"), "hlorun_generate_tokens_total grows")
 
 
-def section_stop(ctx, srv, gen):
+def section_stop(ctx, srv, _gen):
     t = ctx.t
     t.begin("stop")
+    # The calls go on a channel of their own without transparent retries. grpcio (1.51) retries a
+    # call whose stream a GOAWAY came before it wrote (the call was routed to the connection just
+    # before the client read the GOAWAY); when that retry finds the listener closed, the call can
+    # be left waiting forever: its status known, its pending receive never completed, its deadline
+    # no longer armed. The server refuses no stream the client opened before it read the shutdown
+    # notice (grpc.c, quiesce_now), so a call ends here as it would with retries, minus that hang.
+    channel, gen = stub(srv, [("grpc.enable_retries", 0)])
     got = {}
     started = threading.Event()
 
@@ -344,6 +351,7 @@ def section_stop(ctx, srv, gen):
         last = msgs[-1] if msgs else None
         t.check((code is None and last.done and last.finish_reason in ("cancelled", "length")) or
                 code == grpc.StatusCode.UNAVAILABLE, f"stream {i} ends cancelled", (code, last))
+    channel.close()
 
 
 def main():
