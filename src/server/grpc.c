@@ -63,6 +63,10 @@ enum {
   PRODUCER_SECONDS = 10, /* at the stop: time for the producers of closed calls to let go */
 };
 
+/* The opaque data of the PING that follows the shutdown notice: its ACK says the client has seen
+ * the notice, so every stream it opened before is already here (quiesce_now). */
+static const uint8_t kDrainPing[8] = {'h', 'r', '-', 'd', 'r', 'a', 'i', 'n'};
+
 typedef struct grpc_conn grpc_conn;
 
 /* One call. Freed by the network thread once the stream is closed and no worker holds it. */
@@ -125,6 +129,7 @@ struct grpc_conn {
   int running;        /* its streams on the workers */
   double last_read;   /* last bytes received */
   double write_since; /* since when it has had bytes to send and sent none; 0: nothing waiting */
+  bool goaway;        /* the last GOAWAY went out: streams past its last-stream-id are refused */
   grpc_conn *next;
 };
 
@@ -140,7 +145,7 @@ struct srv_grpc {
   int feeds;            /* feeds not yet freed */
   pthread_cond_t feeds_cv; /* signalled when feeds drops */
   bool quiesce, stop;
-  bool quiesced;      /* the network thread sent GOAWAY and closed the listener */
+  bool quiesced;      /* the network thread sent the shutdown notices and closed the listener */
   grpc_conn *conns;
   int n_conns;
   double accept_after; /* the process ran out of file descriptors: the listener rests until then */
@@ -668,6 +673,10 @@ static void dispatch(grpc_stream *st) {
     respond_error(st, SRV_RESOURCE_EXHAUSTED, "out of memory reading the request");
     return;
   }
+  if (g->quiesced) { /* a call completed during the stop: answered, never started (quiesce_now) */
+    respond_error(st, SRV_UNAVAILABLE, "the server is shutting down");
+    return;
+  }
   const srv_grpc_method *m = srv_grpc_method_find(st->path);
   const srv_grpc_stream_method *producing = m ? NULL : srv_grpc_stream_method_find(st->path);
   if (!m && !producing) {
@@ -846,9 +855,24 @@ static int on_data_chunk(nghttp2_session *session, uint8_t flags, int32_t stream
   return 0;
 }
 
-/* A request's last frame (END_STREAM on its headers or data): the call is dispatched. */
+/* Sends a connection's last GOAWAY (once): the streams it has seen are answered, later ones
+ * refused, and the connection closes when its streams are done (conn_flush). */
+static void last_goaway(grpc_conn *c) {
+  if (c->goaway) return;
+  c->goaway = true;
+  nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c->session),
+                        NGHTTP2_NO_ERROR, NULL, 0);
+}
+
+/* A request's last frame (END_STREAM on its headers or data): the call is dispatched. The ACK of
+ * the stop's PING: the last GOAWAY (quiesce_now). */
 static int on_frame_recv(nghttp2_session *session, const nghttp2_frame *frame, void *user_data) {
-  (void)user_data;
+  grpc_conn *c = user_data;
+  if (frame->hd.type == NGHTTP2_PING && (frame->hd.flags & NGHTTP2_FLAG_ACK) && c->g->quiesced &&
+      memcmp(frame->ping.opaque_data, kDrainPing, sizeof kDrainPing) == 0) {
+    last_goaway(c);
+    return 0;
+  }
   if ((frame->hd.type != NGHTTP2_DATA && frame->hd.type != NGHTTP2_HEADERS) ||
       !(frame->hd.flags & NGHTTP2_FLAG_END_STREAM))
     return 0;
@@ -1023,8 +1047,15 @@ static void take_done(struct srv_grpc *g) {
   take_ready(g);
 }
 
-/* Stops taking connections and sends every client GOAWAY (calls in flight go on; watching calls
- * end, producers are asked to end theirs). */
+/* Stops taking connections and starts every connection's graceful shutdown (calls in flight go on;
+ * watching calls end, producers are asked to end theirs). A GOAWAY naming the last stream seen at
+ * once would refuse the streams the client opened before it read it: a gRPC client retries those
+ * transparently, and grpcio 1.51 can then leave the call hung when the retry finds no server. So,
+ * as RFC 9113 6.8 advises, a first GOAWAY (nghttp2's shutdown notice: no stream refused) and a
+ * PING go first; the PING's ACK comes after every stream the client opened before it saw the
+ * notice, and the last GOAWAY follows it (on_frame_recv); a client that does not answer is closed
+ * at the stop's flush deadline (loop_main). The calls completed meanwhile are answered UNAVAILABLE
+ * (dispatch). */
 static void quiesce_now(struct srv_grpc *g) {
   g->quiesced = true;
   close(g->listener.fd);
@@ -1035,8 +1066,9 @@ static void quiesce_now(struct srv_grpc *g) {
       cancel_producer(st);
     }
   for (grpc_conn *c = g->conns; c; c = c->next)
-    nghttp2_submit_goaway(c->session, NGHTTP2_FLAG_NONE, nghttp2_session_get_last_proc_stream_id(c->session),
-                          NGHTTP2_NO_ERROR, NULL, 0);
+    if (nghttp2_submit_shutdown_notice(c->session) != 0 ||
+        nghttp2_submit_ping(c->session, NGHTTP2_FLAG_NONE, kDrainPing) != 0)
+      last_goaway(c); /* out of memory: the plain GOAWAY */
 }
 
 /* One round of I/O on a connection that poll reported (revents) or that has answers to send. */

@@ -19,12 +19,16 @@ model that does not generate as "plus"; the checks:
     hlorun_generate_active_slots returns to 0 within a few seconds; a grpc-timeout ends a long
     stream DEADLINE_EXCEEDED; 8 clients at once ending their calls in all these ways; request
     and generation metrics count the calls;
-  - SIGTERM with a stream in progress: the server exits 0 promptly, the stream ends.
+  - SIGTERM with a stream in progress: the server exits 0 promptly, the stream ends;
+  - the same over a bare HTTP/2 connection (a second server): the first GOAWAY refuses no stream,
+    and a call opened before the client acknowledges the PING that follows it is answered (with
+    trailers, no generation) and named by the last GOAWAY.
 """
 import argparse
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -64,11 +68,15 @@ class Ctx:
                   os.path.join(tiny, "1", "model.hlo"), weights)
         plus = os.path.join(self.work, "models", "plus")
         sl.install_version(plus, 1, sl.export(self.bin, sl.versioned_mlir(self.work, 1), os.path.join(self.work, "p.hlo")))
-        conf = os.path.join(self.work, "models.config")
-        with open(conf, "w") as f:
+        self.conf = os.path.join(self.work, "models.config")
+        with open(self.conf, "w") as f:
             f.write(f'model_config_list {{ config {{ name: "tiny" base_path: "{tiny}" }}\n'
                     f'  config {{ name: "plus" base_path: "{plus}" }} }}\n')
-        srv = sl.Server(self.bin, ["--model_config_file", conf], self.pidfile, os.path.join(self.work, "server.log"))
+        return self.start("server.log")
+
+    def start(self, log):
+        """Starts a server with the exported models (serve); returns it once they are available."""
+        srv = sl.Server(self.bin, ["--model_config_file", self.conf], self.pidfile, os.path.join(self.work, log))
         for name in ("tiny", "plus"):
             if not sl.wait_available(srv, name, 1):
                 raise RuntimeError(f"model {name} did not load:\n{srv.log_tail()}")
@@ -92,10 +100,10 @@ class Ctx:
         return r
 
 
-def stub(srv):
-    """A channel to the server's gRPC port and a GenerationService stub on it."""
+def stub(srv, options=()):
+    """A channel to the server's gRPC port (grpcio channel options) and a GenerationService stub on it."""
     from hlorun import generation_pb2_grpc
-    channel = grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}")
+    channel = grpc.insecure_channel(f"127.0.0.1:{srv.grpc_port}", options=list(options))
     return channel, generation_pb2_grpc.GenerationServiceStub(channel)
 
 
@@ -311,9 +319,16 @@ def section_cancel(ctx, srv, gen):
             metric(before, "hlorun_generate_tokens_total", model="tiny"), "hlorun_generate_tokens_total grows")
 
 
-def section_stop(ctx, srv, gen):
+def section_stop(ctx, srv, _gen):
     t = ctx.t
     t.begin("stop")
+    # The calls go on a channel of their own without transparent retries. grpcio (1.51) retries a
+    # call whose stream a GOAWAY came before it wrote (the call was routed to the connection just
+    # before the client read the GOAWAY); when that retry finds the listener closed, the call can
+    # be left waiting forever: its status known, its pending receive never completed, its deadline
+    # no longer armed. The server refuses no stream the client opened before it read the shutdown
+    # notice (grpc.c, quiesce_now), so a call ends here as it would with retries, minus that hang.
+    channel, gen = stub(srv, [("grpc.enable_retries", 0)])
     got = {}
     started = threading.Event()
 
@@ -344,6 +359,99 @@ def section_stop(ctx, srv, gen):
         last = msgs[-1] if msgs else None
         t.check((code is None and last.done and last.finish_reason in ("cancelled", "length")) or
                 code == grpc.StatusCode.UNAVAILABLE, f"stream {i} ends cancelled", (code, last))
+    channel.close()
+
+
+class RawH2:
+    """A bare HTTP/2 client connection (h2c, prior knowledge) that sends what a gRPC client's
+    transport would, frame by frame, and reads the server's frames one at a time: what grpcio's
+    channel hides (GOAWAY's last-stream-id, PING, which stream got which frame)."""
+
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
+        self.sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + self.frame(H2_SETTINGS, 0, 0, b""))
+
+    @staticmethod
+    def frame(kind, flags, stream, payload):
+        return len(payload).to_bytes(3, "big") + bytes([kind, flags]) + stream.to_bytes(4, "big") + payload
+
+    def call(self, stream, path, message):
+        """Opens a call: HEADERS (HPACK literals, never indexed) and its one length-prefixed message."""
+        block = b""
+        for name, value in ((":method", "POST"), (":scheme", "http"), (":path", path), (":authority", "h"),
+                            ("content-type", "application/grpc"), ("te", "trailers")):
+            block += b"\x00" + bytes([len(name)]) + name.encode() + bytes([len(value)]) + value.encode()
+        data = b"\x00" + len(message).to_bytes(4, "big") + message
+        self.sock.sendall(self.frame(H2_HEADERS, H2_END_HEADERS, stream, block) +
+                          self.frame(H2_DATA, H2_END_STREAM, stream, data))
+
+    def read(self):
+        """The next frame as (type, flags, stream, payload); SETTINGS are acknowledged on the way."""
+        while True:
+            head = self.read_exactly(9)
+            kind, flags, stream = head[3], head[4], int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+            payload = self.read_exactly(int.from_bytes(head[:3], "big"))
+            if kind == H2_SETTINGS and not flags & H2_ACK:
+                self.sock.sendall(self.frame(H2_SETTINGS, H2_ACK, 0, b""))
+                continue
+            return kind, flags, stream, payload
+
+    def read_exactly(self, n):
+        b = b""
+        while len(b) < n:
+            chunk = self.sock.recv(n - len(b))
+            if not chunk:
+                raise EOFError("the server closed the connection")
+            b += chunk
+        return b
+
+
+H2_DATA, H2_HEADERS, H2_RST_STREAM, H2_SETTINGS, H2_PING, H2_GOAWAY = 0, 1, 3, 4, 6, 7
+H2_END_STREAM, H2_ACK, H2_END_HEADERS = 1, 1, 4
+H2_ANY_STREAM = 2**31 - 1  # a GOAWAY that refuses no stream (the shutdown notice)
+GENERATE = "/hlorun.GenerationService/Generate"
+
+
+def section_stop_h2(ctx, _srv, _gen):
+    """A graceful stop over a bare HTTP/2 connection: a first GOAWAY that refuses no stream, then a
+    PING; a call opened before the client acknowledges that PING (one a client sent before it read
+    the GOAWAY) is answered, not refused: a gRPC client would retry a refused one elsewhere."""
+    t = ctx.t
+    t.begin("stop over HTTP/2")
+    srv = ctx.start("server_h2.log")
+    h2 = RawH2(srv.grpc_port)
+    request = ctx.request(prompt=PROMPTS[0], max_tokens=240).SerializeToString()
+    h2.call(1, GENERATE, request)
+    frames = []
+    try:
+        while not any(f[0] == H2_DATA and f[2] == 1 for f in frames):
+            frames.append(h2.read())
+        srv.proc.send_signal(signal.SIGTERM)
+        while not any(f[0] == H2_GOAWAY for f in frames):
+            frames.append(h2.read())
+        goaway = [f for f in frames if f[0] == H2_GOAWAY][0]
+        t.check(int.from_bytes(goaway[3][:4], "big") == H2_ANY_STREAM, "the first GOAWAY refuses no stream",
+                int.from_bytes(goaway[3][:4], "big"))
+        while not any(f[0] == H2_PING and not f[1] & H2_ACK for f in frames):
+            frames.append(h2.read())
+        ping = [f for f in frames if f[0] == H2_PING and not f[1] & H2_ACK][0]
+        h2.call(3, GENERATE, request)
+        h2.sock.sendall(h2.frame(H2_PING, H2_ACK, 0, ping[3]))
+        while True:
+            frames.append(h2.read())
+    except (EOFError, OSError) as e:
+        frames.append(("closed", 0, 0, type(e).__name__))
+    rc = srv.stop(signal.SIGTERM, timeout=30)
+    t.check(rc == 0, "SIGTERM with bare HTTP/2 calls: exit 0", (rc, srv.log_tail()))
+    last = [int.from_bytes(f[3][:4], "big") for f in frames if f[0] == H2_GOAWAY][-1:]
+    t.check(last == [3], "the last GOAWAY names the call opened before the PING's ACK", last)
+    for stream, what in ((1, "the generation in progress"), (3, "the call opened during the stop")):
+        ended = [f for f in frames if f[2] == stream and f[0] in (H2_HEADERS, H2_RST_STREAM) and
+                 (f[0] == H2_RST_STREAM or f[1] & H2_END_STREAM)]
+        t.check(ended and ended[0][0] == H2_HEADERS, f"{what} is answered with trailers", ended)
+    t.check(not any(f[0] == H2_DATA and f[2] == 3 for f in frames),
+            "the call opened during the stop starts no generation")
+    h2.sock.close()
 
 
 def main():
@@ -356,7 +464,7 @@ def main():
     ctx = Ctx(args)
     srv = ctx.serve()
     channel, gen = stub(srv)
-    for section in (section_generate, section_errors, section_cancel, section_stop):
+    for section in (section_generate, section_errors, section_cancel, section_stop_h2, section_stop):
         try:
             section(ctx, srv, gen)
         except Exception as e:  # noqa: BLE001 - one section's crash is one failure
