@@ -20,6 +20,11 @@
 hr_status hr_elementwise_binary_scalar(const hr_op *op, hr_opcode code, hr_dtype t, const void *a,
                                        const void *b, void *out);
 
+/* hr_elementwise_binary_scalar over `n` elements: out[i] = a[i] <code> b[i] (`out` may be `a` or
+ * `b`), on the elementwise kernel's loops. */
+hr_status hr_elementwise_binary_array(const hr_op *op, hr_opcode code, hr_dtype t, const void *a, const void *b,
+                                      void *out, int64_t n);
+
 /* Recognises a region body `%r = <code> %arg0, %arg1` (or with the arguments swapped) followed by
  * a return of %r, where <code> is one hr_elementwise_binary_scalar serves and the arguments and
  * result are rank-0 tensors of one element type, returned in *t. Sets *body to the binary op (for

@@ -330,16 +330,27 @@ bool hr_elementwise_binary_region(const hr_block *b, hr_opcode *code, hr_dtype *
   return true;
 }
 
+/* The implementation of scalar-API op `code` on `t`, or an error naming `op` (when not NULL). */
+static hr_status scalar_api_op(const hr_op *op, hr_opcode code, hr_dtype t, const ew_binary_op **out) {
+  *out = is_scalar_api_op(code) ? ew_find_binary(code) : NULL;
+  if (*out && (ew_kind_of(t) & (*out)->kinds)) return NULL;
+  if (op) return hr_op_error(op, HR_UNIMPLEMENTED, "no scalar form of %s on %s", hr_opcode_name(code), hr_dtype_name(t));
+  return hr_error(HR_UNIMPLEMENTED, "no scalar form of %s on %s", hr_opcode_name(code), hr_dtype_name(t));
+}
+
 hr_status hr_elementwise_binary_scalar(const hr_op *op, hr_opcode code, hr_dtype t, const void *a,
                                        const void *b, void *out) {
-  const ew_binary_op *d = is_scalar_api_op(code) ? ew_find_binary(code) : NULL;
-  if (!d || !(ew_kind_of(t) & d->kinds)) {
-    if (op)
-      return hr_op_error(op, HR_UNIMPLEMENTED, "no scalar form of %s on %s", hr_opcode_name(code),
-                         hr_dtype_name(t));
-    return hr_error(HR_UNIMPLEMENTED, "no scalar form of %s on %s", hr_opcode_name(code),
-                    hr_dtype_name(t));
-  }
+  const ew_binary_op *d;
+  HR_TRY(scalar_api_op(op, code, t, &d));
   ew_apply_binary(d, t, a, 0, b, 0, out, 0);
+  return NULL;
+}
+
+hr_status hr_elementwise_binary_array(const hr_op *op, hr_opcode code, hr_dtype t, const void *a, const void *b,
+                                      void *out, int64_t n) {
+  const ew_binary_op *d;
+  HR_TRY(scalar_api_op(op, code, t, &d));
+  binary_job job = {d, t, a, b, out};
+  binary_range(&job, 0, n, 0);
   return NULL;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "base/limits.h"
+#include "interp/elementwise.h"
 #include "interp/grid.h"
 #include "interp/reduce.h"
 
@@ -323,9 +324,14 @@ static hr_status reduce_members(hr_interp *in, const hr_op *op, const pgroup *pg
   hr_tensor *const *first;
   hr_rendezvous_operands(rv, order[0], &first);
   if (!s) memcpy(dst->data, first[i]->data, dst->nbytes);
+  bool whole = r.fast != HR_OP_COUNT && r.acc_types[0] == dst->dtype && r.x_types[0] == dst->dtype;
   for (int m = 1; m < pg->n && !s; m++) {
     hr_tensor *const *x;
     hr_rendezvous_operands(rv, order[m], &x);
+    if (whole) { /* a one-op body: the elementwise kernel's loop over the whole operand */
+      s = hr_elementwise_binary_array(r.fast_op, r.fast, dst->dtype, dst->data, x[i]->data, dst->data, count);
+      continue;
+    }
     for (int64_t e = 0; e < count && !s; e++) {
       void *acc = (char *)dst->data + (size_t)e * es;
       const void *xe = (const char *)x[i]->data + (size_t)e * es;
