@@ -48,4 +48,14 @@ hr_status hr_sdy_read_manual_axes(const hr_attr *a, hr_sdy_name *names, int *n);
 /* The index of axis `name` in `mesh`, or -1. */
 int hr_sdy_axis_index(const hr_sdy_mesh *mesh, hr_sdy_name name);
 
+/* Rewrites Shardy's round-trip form (JAX's exports of 2023 to early 2025, XLA's HLO round trip:
+ * the meshes in the module's `mhlo.frontend_attributes = {xla.sdy.meshes = "..."}`, a shard_map as
+ * custom_call @xla.sdy.GlobalToLocalShape, a call of an @xla.sdy.manual_computation_body function
+ * and custom_call @xla.sdy.LocalToGlobalShape with its shardings in strings, custom_call @Sharding
+ * and the other xla.sdy.* custom calls) into the native form: module meshes,
+ * sdy.manual_computation, sdy.sharding_constraint (sdy_round_trip.c). Both readers apply it, so
+ * every later stage sees the native form. Malformed strings, missing or shared body functions and
+ * mismatched counts are errors naming the op. */
+hr_status hr_sdy_import_round_trip(hr_module *m);
+
 #endif

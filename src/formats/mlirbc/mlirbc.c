@@ -6,6 +6,7 @@
 
 #include "base/limits.h"
 #include "formats/mlirbc/vhlo_internal.h"
+#include "ir/shardy.h"
 
 /* The index of dialect `name`, or -1. */
 static int64_t find_dialect(const hr_bc_file *f, const char *name) {
@@ -71,6 +72,7 @@ hr_status hr_bc_parse_module(const char *filename, const void *data, size_t len,
   if (!s && c.vhlo < 0) s = hr_error(HR_UNIMPLEMENTED, "%s: not a StableHLO portable artifact (no VHLO dialect; producer %s)", filename, f->producer);
   if (!s) s = vhlo_convert_module(&c);
   if (!s) s = hr_module_untuple_calls(m);
+  if (!s) s = hr_sdy_import_round_trip(m);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   hr_bc_free(f);
   if (s) {
