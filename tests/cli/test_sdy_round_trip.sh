@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# JAX's exports of shard_map in Shardy's round-trip form (custom calls @xla.sdy.GlobalToLocalShape
+# and @xla.sdy.LocalToGlobalShape around a call of a body function, meshes and shardings in
+# strings; src/ir/sdy_round_trip.c): the two real cases of ../shared/real/vhlo, from their text and
+# their bytecode, run with `hlorun run` and give JAX's expected output, and `hlorun inspect --ir`
+# shows them in the native form. Skipped (77) without ../shared or numpy.
+set -u
+bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
+src=${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}
+cases=$src/../shared/real/vhlo
+py=/usr/bin/python3 # Debian's, with python3-numpy (scripts/install-deps.sh)
+[ -d "$cases" ] || { echo "$cases not found; skipping"; exit 77; }
+"$py" -c "import numpy" 2>/dev/null || { echo "python3-numpy is not installed; skipping"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() {
+  echo "FAIL: $*" >&2
+  failures=$((failures + 1))
+}
+
+# The 2023 form (shardings on the custom calls) and the early-2025 form (on the call, escaped twice).
+for name in tpu_Sharding__data_2023_03_16_shardy shardy_sharding_ops_with_different_meshes__data_2025_02_12; do
+  dir=$cases/$name
+  for file in module.mlir module.mlirbc; do
+    out=$tmp/$name.$file
+    if ! timeout 60 "$bin" run "$dir/$file" --input "arg0=$dir/inputs/arg0.npy" --output "$out" >"$out.log" 2>&1; then
+      fail "$name/$file: $(cat "$out.log")"
+      continue
+    fi
+    "$py" -c 'import sys, numpy as np
+got, want = np.load(sys.argv[1]), np.load(sys.argv[2])
+sys.exit(0 if got.dtype == want.dtype and np.array_equal(got, want) else 1)' "$out/out0.npy" "$dir/expected/out0.npy" ||
+      fail "$name/$file: out0 differs from expected/out0.npy: $(cat "$out.log")"
+    timeout 60 "$bin" inspect "$dir/$file" --ir >"$out.ir" 2>&1 || fail "$name/$file: inspect --ir: $(cat "$out.ir")"
+    grep -q '^  sdy.mesh @mesh = <\["a"=2\]>$' "$out.ir" || fail "$name/$file: no module mesh: $(cat "$out.ir")"
+    grep -qF 'sdy.manual_computation(' "$out.ir" || fail "$name/$file: no sdy.manual_computation: $(cat "$out.ir")"
+    if grep -qE 'xla\.sdy|custom_call|manual_computation_body' "$out.ir"; then
+      fail "$name/$file: the round-trip form is left: $(cat "$out.ir")"
+    fi
+  done
+done
+
+if [ "$failures" -ne 0 ]; then
+  echo "$failures failures" >&2
+  exit 1
+fi
+echo "Shardy round-trip exports: both run as JAX ran them, and read in the native form"
