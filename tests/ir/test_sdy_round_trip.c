@@ -10,12 +10,10 @@
 #include "ir/ir.h"
 #include "test.h"
 
-/* The printed module `text` reads to ("" when it does not read; the failure is recorded). */
+/* The text of module `m` (NULL: ""), which is freed. */
 static char printed[1 << 16];
-static const char *read_and_print(const char *text) {
-  hr_module *m = NULL;
+static const char *print_and_free(hr_module *m) {
   printed[0] = '\0';
-  CHECK_OK(hr_module_parse("t.mlir", text, strlen(text), NULL, &m));
   if (!m) return printed;
   hr_strbuf sb;
   hr_strbuf_init(&sb, NULL);
@@ -24,6 +22,13 @@ static const char *read_and_print(const char *text) {
   hr_strbuf_free(&sb);
   hr_module_free(m);
   return printed;
+}
+
+/* The printed module `text` reads to ("" when it does not read; the failure is recorded). */
+static const char *read_and_print(const char *text) {
+  hr_module *m = NULL;
+  CHECK_OK(hr_module_parse("t.mlir", text, strlen(text), NULL, &m));
+  return print_and_free(m);
 }
 
 /* Reading `text` fails with INVALID_ARGUMENT, a message naming t.mlir and containing `want`. */
@@ -103,6 +108,21 @@ TEST(attributes_on_the_custom_calls) {
   char first[sizeof printed];
   memcpy(first, out, sizeof first);
   CHECK(strcmp(read_and_print(first), first) == 0);
+}
+
+/* The same module as MLIR bytecode (the fuzz_mlirbc seed fuzz/corpus_mlirbc/sdy_round_trip.mlirbc,
+ * hlorun's writer's output for it with the names changed back) reads to the same native form. */
+TEST(from_bytecode) {
+  const char *root = getenv("HLORUN_SOURCE_DIR");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/fuzz/corpus_mlirbc/sdy_round_trip.mlirbc", root ? root : ".");
+  hr_module *m = NULL;
+  CHECK_OK(hr_module_parse_file(path, NULL, &m));
+  const char *out = print_and_free(m);
+  if (strcmp(out, custom_calls_native) != 0) {
+    fprintf(stderr, "got:\n%s\nwant:\n%s\n", out, custom_calls_native);
+    test_failures_++;
+  }
 }
 
 /* The form of JAX's exports of early 2025: the shardings on the call, every string escaped once
@@ -298,6 +318,7 @@ TEST(mesh_errors) {
 
 int main(void) {
   RUN(attributes_on_the_custom_calls);
+  RUN(from_bytecode);
   RUN(attributes_on_the_call);
   RUN(one_shard_map);
   RUN(unread_call_goes);
