@@ -273,7 +273,7 @@ static hr_status manual_attrs(const func_ctx *c, const hr_op *call, const hr_op 
 static hr_status find_body(const func_ctx *c, const hr_op *call, const char *name, int *index) {
   const hr_module *m = c->imp->m;
   for (int i = 0; i < m->n_funcs; i++)
-    if (strcmp(m->funcs[i]->name, name) == 0) {
+    if (m->funcs[i]->name && strcmp(m->funcs[i]->name, name) == 0) {
       *index = i;
       if (m->funcs[i]->is_declaration) return hr_sdyrt_error(c->imp->m, call, "body function @%s has no body", name);
       if (c->imp->inlined[i])
