@@ -247,22 +247,24 @@ static hr_status manual_attr(const func_ctx *c, const hr_op *op, const char *key
  * against its operand and result counts. */
 static hr_status manual_attrs(const func_ctx *c, const hr_op *call, const hr_op *g, const hr_op *l,
                               hr_named_attr attrs[3]) {
-  static const char *const keys[3] = {"xla.sdy.in_shardings", "xla.sdy.out_shardings", "xla.sdy.manual_axes"};
-  const hr_op *where[3] = {g, l, g && frontend(g, keys[2]) ? g : l};
+  static const char in_key[] = "xla.sdy.in_shardings", out_key[] = "xla.sdy.out_shardings",
+                    axes_key[] = "xla.sdy.manual_axes", per_value[] = "sdy.sharding_per_value<",
+                    no_shardings[] = "sdy.sharding_per_value<[]>";
+  /* The op holding each string: the custom calls when either has frontend attributes, else the
+   * call (when it holds them); an absent custom call's strings are the call's. */
   bool on_calls = (g && hr_op_attr(g, "mhlo.frontend_attributes")) || (l && hr_op_attr(l, "mhlo.frontend_attributes"));
-  if (!on_calls && frontend(call, keys[2])) where[0] = where[1] = where[2] = call;
-  const hr_op *named = where[2] ? where[2] : call;
+  bool on_call = !on_calls && frontend(call, axes_key);
+  const hr_op *in_op = on_call || !g ? call : g, *out_op = on_call || !l ? call : l;
+  const hr_op *axes_op = on_call ? call : g && frontend(g, axes_key) ? g : l ? l : call;
   hr_attr *in, *out, *axes;
-  HR_TRY(manual_attr(c, where[0] ? where[0] : call, keys[0], frontend(where[0], keys[0]), "sdy.sharding_per_value<",
-                     "sdy.sharding_per_value<[]>", call->n_operands > 0, &in));
-  HR_TRY(manual_attr(c, where[1] ? where[1] : call, keys[1], frontend(where[1], keys[1]), "sdy.sharding_per_value<",
-                     "sdy.sharding_per_value<[]>", call->n_results > 0, &out));
-  HR_TRY(manual_attr(c, named, keys[2], frontend(where[2], keys[2]), "sdy<manual_axes", "sdy<manual_axes{}>", false,
+  HR_TRY(manual_attr(c, in_op, in_key, frontend(in_op, in_key), per_value, no_shardings, call->n_operands > 0, &in));
+  HR_TRY(manual_attr(c, out_op, out_key, frontend(out_op, out_key), per_value, no_shardings, call->n_results > 0, &out));
+  HR_TRY(manual_attr(c, axes_op, axes_key, frontend(axes_op, axes_key), "sdy<manual_axes", "sdy<manual_axes{}>", false,
                      &axes));
   hr_module *m = c->imp->m;
-  HR_TRY(hr_sdyrt_check_per_value(m, &c->imp->scratch, where[0] ? where[0] : call, keys[0], in, call->n_operands));
-  HR_TRY(hr_sdyrt_check_per_value(m, &c->imp->scratch, where[1] ? where[1] : call, keys[1], out, call->n_results));
-  HR_TRY(hr_sdyrt_check_manual_axes(m, named, keys[2], axes));
+  HR_TRY(hr_sdyrt_check_per_value(m, &c->imp->scratch, in_op, in_key, in, call->n_operands));
+  HR_TRY(hr_sdyrt_check_per_value(m, &c->imp->scratch, out_op, out_key, out, call->n_results));
+  HR_TRY(hr_sdyrt_check_manual_axes(m, axes_op, axes_key, axes));
   attrs[0] = (hr_named_attr){"in_shardings", in};
   attrs[1] = (hr_named_attr){"out_shardings", out};
   attrs[2] = (hr_named_attr){"manual_axes", axes};
