@@ -101,18 +101,23 @@ timeout 120 "$bin" bench "$tmp/shard_map.mlir" --spmd --no-throughput --jit-call
 module "" | sed 's/mhlo.num_partitions = 2/mhlo.num_partitions = 1/' >"$tmp/one.mlir"
 expect_error "$tmp/g6.out" "is written for one device" "$bin" run "$tmp/one.mlir" --spmd --batch 1
 
-# JAX's export of a shard_map (a collective_permute swapping the rows of two devices), when the
-# shared real files are there.
-real=${HLORUN_SOURCE_DIR:-.}/../shared/real/vhlo/shardy_sharding_ops_with_different_meshes__data_2025_06_30
-if [ -f "$real/module.mlirbc" ]; then
+# JAX's exports of a shard_map (a collective_permute swapping the rows of two devices), in
+# Shardy's native form and in its round-trip form (2023 and early 2025), when the shared real
+# files are there.
+ran=0
+for case in shardy_sharding_ops_with_different_meshes__data_2025_06_30 tpu_Sharding__data_2025_06_30_shardy \
+  shardy_sharding_ops_with_different_meshes__data_2025_02_12 tpu_Sharding__data_2023_03_16_shardy; do
+  real=${HLORUN_SOURCE_DIR:-.}/../shared/real/vhlo/$case
+  [ -f "$real/module.mlirbc" ] || continue
   for flag in "" --spmd; do
     timeout 60 "$bin" run "$real/module.mlirbc" $flag --input "arg0=$real/inputs/arg0.npy" >"$tmp/r.out" 2>&1 ||
-      fail "JAX's shard_map $flag: $(cat "$tmp/r.out")"
+      fail "$case $flag: $(cat "$tmp/r.out")"
     [ "$(tr -d ' \n' <"$tmp/r.out")" = "result0:tensor<2x4xf32>[[4,5,6,7],[0,1,2,3]]" ] ||
-      fail "JAX's shard_map $flag: $(cat "$tmp/r.out")"
+      fail "$case $flag: $(cat "$tmp/r.out")"
   done
-  echo "JAX's shard_map export: ran on one device and with --spmd"
-fi
+  ran=$((ran + 1))
+done
+echo "JAX's shard_map exports: $ran ran on one device and with --spmd"
 
 if [ "$failures" -ne 0 ]; then
   echo "$failures failures" >&2
