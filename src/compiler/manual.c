@@ -412,11 +412,18 @@ static hr_status start(hc_ctx *c, hc_manual *m, hc_frame *f, hr_sdy_sharding **i
   return NULL;
 }
 
-hr_status hc_inline_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
+hr_status hc_manual_new(hc_ctx *c, const hr_op *src, hc_manual **out) {
   hc_manual *m = c->heap->alloc(c->heap->ctx, sizeof *m, _Alignof(hc_manual));
   if (!m) return hc_oom();
   memset(m, 0, sizeof *m);
   m->src = src;
+  *out = m;
+  return NULL;
+}
+
+hr_status hc_inline_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
+  hc_manual *m = NULL;
+  HR_TRY(hc_manual_new(c, src, &m));
   hr_sdy_sharding *in, *out;
   hr_status s = start(c, m, f, &in, &out);
   if (!s) s = bind_pieces(c, m, f, b, in);

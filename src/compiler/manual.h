@@ -22,6 +22,8 @@ typedef struct hc_manual {
   hc_frame frames[HR_LIMIT_SDY_DEVICES];                  /* manual.c: one per device, the body's values */
 } hc_manual;
 
+/* A zeroed hc_manual for `src` from c->heap (freed there by the caller). */
+hr_status hc_manual_new(hc_ctx *c, const hr_op *src, hc_manual **out);
 /* The error for a form of manual computation not compiled yet, naming `op`. */
 hr_status hc_manual_unsupported(const hr_op *op, const char *what);
 /* Reads m->src's in/out shardings (arena arrays, one per operand / result), its mesh and manual

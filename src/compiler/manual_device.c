@@ -120,10 +120,8 @@ static hr_status emit_whole(hc_ctx *c, const hc_manual *m, hc_block *b, const hr
 }
 
 hr_status hc_device_manual(hc_ctx *c, hc_frame *f, hc_block *b, const hr_op *src) {
-  hc_manual *m = c->heap->alloc(c->heap->ctx, sizeof *m, _Alignof(hc_manual));
-  if (!m) return hc_oom();
-  memset(m, 0, sizeof *m);
-  m->src = src;
+  hc_manual *m = NULL;
+  HR_TRY(hc_manual_new(c, src, &m));
   hr_sdy_sharding *in, *out;
   const hr_block *body = &src->regions[0];
   hr_status s = hc_manual_read(c, m, true, &in, &out);

@@ -78,15 +78,23 @@ static hr_status new_opaque(hr_module *m, const char *text, size_t len, hr_attr 
   return NULL;
 }
 
-hr_status hr_sdyrt_opaque(hr_module *m, const hr_op *op, const char *key, const hr_attr *s, const char *prefix,
-                          hr_attr **out) {
+/* The text of string attribute `s` (named `key` in errors, at `op` or the module when NULL),
+ * bounded by HR_LIMIT_SDY_TEXT_BYTES, with one level of escapes decoded. */
+static hr_status string_text(hr_module *m, const hr_op *op, const char *key, const hr_attr *s, const char **text,
+                             size_t *len) {
   if (s->kind != HR_ATTR_STRING || !s->u.str.data) return hr_sdyrt_error(m, op, "%s is not a string", key);
   if (s->u.str.len > HR_LIMIT_SDY_TEXT_BYTES)
     return hr_sdyrt_error(m, op, "%s is longer than %d bytes", key, HR_LIMIT_SDY_TEXT_BYTES);
+  HR_TRY(unescape(m, s->u.str.data, s->u.str.len, text, len));
+  if (!*text) return hr_sdyrt_error(m, op, "%s holds a malformed escape", key);
+  return NULL;
+}
+
+hr_status hr_sdyrt_opaque(hr_module *m, const hr_op *op, const char *key, const hr_attr *s, const char *prefix,
+                          hr_attr **out) {
   const char *text;
   size_t len;
-  HR_TRY(unescape(m, s->u.str.data, s->u.str.len, &text, &len));
-  if (!text) return hr_sdyrt_error(m, op, "%s holds a malformed escape", key);
+  HR_TRY(string_text(m, op, key, s, &text, &len));
   size_t np = strlen(prefix);
   if (len < np + 1 || text[0] != '#' || memcmp(text + 1, prefix, np) != 0) {
     int shown = (int)(len > 80 ? 80 : len);
@@ -253,14 +261,9 @@ hr_status hr_sdyrt_import_meshes(hr_module *m, bool *found) {
   const hr_attr *s = fa && fa->kind == HR_ATTR_DICT ? hr_attr_field(fa, "xla.sdy.meshes") : NULL;
   if (!s) return NULL;
   *found = true;
-  const char *key = "module attribute xla.sdy.meshes";
-  if (s->kind != HR_ATTR_STRING || !s->u.str.data) return hr_sdyrt_error(m, NULL, "%s is not a string", key);
-  if (s->u.str.len > HR_LIMIT_SDY_TEXT_BYTES)
-    return hr_sdyrt_error(m, NULL, "%s is longer than %d bytes", key, HR_LIMIT_SDY_TEXT_BYTES);
   const char *text;
   size_t len;
-  HR_TRY(unescape(m, s->u.str.data, s->u.str.len, &text, &len));
-  if (!text) return hr_sdyrt_error(m, NULL, "%s holds a malformed escape", key);
+  HR_TRY(string_text(m, NULL, "module attribute xla.sdy.meshes", s, &text, &len));
   HR_TRY(read_mesh_dict(m, text, len));
   /* The string is gone from the module's attributes: the meshes say it now. */
   hr_attr *rest, *attrs;
