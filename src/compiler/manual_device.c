@@ -56,14 +56,14 @@ static bool same_coords(const hc_manual *m, int64_t d, int64_t e, const bool *sk
 }
 
 /* The groups of devices that hold the count_k pieces of a value sharded as `s` along dimension k:
- * devices at the same coordinates along every axis but k's gather together, each at its piece's
+ * devices at the same coordinates along every axis but k's manual ones gather together, each at its piece's
  * index along k. A dense i64 attribute of (devices / count_k) x count_k partition ids. */
 static hr_status gather_groups(hc_ctx *c, const hc_manual *m, const hr_sdy_sharding *s, const hr_type *global, int k,
                                int64_t count_k, hr_attr **out) {
   bool along_k[HR_LIMIT_SDY_AXES] = {false};
   for (int j = 0; j < s->n_axes[k]; j++) {
     int a = hr_sdy_axis_index(&m->mesh, s->axes[k][j].name);
-    if (a >= 0) along_k[a] = true;
+    if (a >= 0 && m->is_manual[a]) along_k[a] = true; /* a free axis does not cut the value */
   }
   int64_t n = m->n_devices, rows = 0, row[HR_LIMIT_SDY_DEVICES], count[HR_MAX_RANK], index[HR_MAX_RANK];
   int64_t *ids = HR_ARENA_ARRAY(&c->dst->arena, int64_t, (size_t)n);

@@ -179,6 +179,19 @@ TEST(partly_manual_mesh) {
   check_runs(text, want);
 }
 
+/* Only "x" is manual and a dimension's sharding also names the free "y": the pieces are cut (and
+ * gathered) along "x" alone. */
+TEST(partly_manual_with_a_free_axis_in_a_dimension) {
+  const char *text = HEAD
+      "    %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{\"x\", \"y\"}, {}]>] "
+      "out_shardings=[<@mesh, [{\"x\", \"y\"}, {}]>] manual_axes={\"x\"} (%a: tensor<2x4xf32>) {\n"
+      "      %r = stablehlo.negate %a : tensor<2x4xf32>\n"
+      "      sdy.return %r : tensor<2x4xf32>\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n" TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) want[i] = -(float)i;
+  check_runs(text, want);
+}
+
 /* reduce_scatter (refused on one device) runs as device code: the x rows' pair sums, each y device
  * keeping one row of its pair's, twice. */
 TEST(reduce_scatter_on_devices) {
@@ -285,6 +298,7 @@ int main(void) {
   RUN(reduce_scatter_on_devices);
   RUN(global_ops_between_computations);
   RUN(device_code_needs_the_mesh_partitions);
+  RUN(partly_manual_with_a_free_axis_in_a_dimension);
   RUN(refusals);
   TEST_MAIN_END();
 }
