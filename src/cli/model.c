@@ -151,7 +151,9 @@ void cli_model_close(cli_model *m) {
 int cli_model_num_inputs(const cli_model *m) {
   if (m->exe) return hr_executable_num_inputs(m->exe);
   if (m->program) return hr_program_num_inputs(m->program);
-  if (m->spmd) return (hr_spmd_is_global(m->spmd) ? 1 : hr_spmd_num_devices(m->spmd)) * hr_program_num_inputs(hr_spmd_program(m->spmd));
+  if (m->spmd)
+    return (hr_spmd_is_global(m->spmd) ? 1 : hr_spmd_num_devices(m->spmd)) *
+           hr_program_num_inputs(hr_spmd_program(m->spmd));
   return m->n_inputs;
 }
 

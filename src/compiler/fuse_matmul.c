@@ -99,7 +99,8 @@ static bool is_matrix_window(const hf_graph *g, const hr_value *v, int64_t windo
   int64_t start[HR_MAX_RANK], limit[HR_MAX_RANK], strides[HR_MAX_RANK];
   int ns = 0, nl = 0, nt = 0;
   static const int64_t unit[] = {1, 1};
-  if (!op || op->operands[0]->type.shape.rank != 2 || !hf_ok(hr_op_attr_i64_list(op, "start_indices", start, HR_MAX_RANK, &ns)) ||
+  if (!op || op->operands[0]->type.shape.rank != 2 ||
+      !hf_ok(hr_op_attr_i64_list(op, "start_indices", start, HR_MAX_RANK, &ns)) ||
       !hf_ok(hr_op_attr_i64_list(op, "limit_indices", limit, HR_MAX_RANK, &nl)) ||
       !hf_ok(hr_op_attr_i64_list(op, "strides", strides, HR_MAX_RANK, &nt)) || ns != 2 || nl != 2 ||
       !hf_list_is(strides, nt, unit, 2))

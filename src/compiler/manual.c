@@ -325,14 +325,16 @@ static hr_status emit_all_devices(hc_ctx *c, hc_manual *m, hc_block *b, const hr
   if (op->code == HR_OP_PARTITION_ID || op->code == HR_OP_REPLICA_ID) {
     for (int64_t d = 0; d < m->n_devices; d++) {
       hr_value *v;
-      HR_TRY(emit_splat(c, b, op, &op->results[0].type, op->code == HR_OP_PARTITION_ID ? (uint64_t)hc_manual_device_id(m, d) : 0, &v));
+      uint64_t id = op->code == HR_OP_PARTITION_ID ? (uint64_t)hc_manual_device_id(m, d) : 0;
+      HR_TRY(emit_splat(c, b, op, &op->results[0].type, id, &v));
       hc_bind(&m->frames[d], &op->results[0], v);
     }
     return NULL;
   }
   if (is_device_op(op->code)) return hc_manual_unsupported(op, hr_opcode_name(op->code));
   for (int r = 0; r < op->n_regions; r++)
-    if (uses_device(&op->regions[r])) return hc_manual_unsupported(op, "a collective or device id inside a nested region");
+    if (uses_device(&op->regions[r]))
+      return hc_manual_unsupported(op, "a collective or device id inside a nested region");
   for (int64_t d = 0; d < m->n_devices; d++) HR_TRY(hc_emit_op(c, &m->frames[d], b, op));
   return NULL;
 }

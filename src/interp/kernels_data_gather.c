@@ -31,14 +31,15 @@ typedef struct gather_spec {
 /* Reads the dimension_numbers STRUCT attribute. */
 static hr_status read_dimension_numbers(const hr_op *op, gather_spec *g) {
   const hr_attr *dn = hr_op_attr(op, "dimension_numbers");
+  const char *sn = "dimension_numbers"; /* named in errors */
   if (!dn || dn->kind != HR_ATTR_STRUCT)
     return hr_op_error(op, HR_VERIFY_ERROR, "missing 'dimension_numbers'");
-  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "offset_dims", g->offset_dims, &g->n_offset));
-  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "collapsed_slice_dims", g->collapsed, &g->n_collapsed));
-  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "operand_batching_dims", g->operand_batching, &g->n_batching));
-  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "start_indices_batching_dims", g->indices_batching,
+  HR_TRY(hr_op_struct_list(op, dn, sn, "offset_dims", g->offset_dims, &g->n_offset));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "collapsed_slice_dims", g->collapsed, &g->n_collapsed));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "operand_batching_dims", g->operand_batching, &g->n_batching));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "start_indices_batching_dims", g->indices_batching,
                              &g->n_indices_batching));
-  HR_TRY(hr_op_struct_list(op, dn, "dimension_numbers", "start_index_map", g->start_index_map, &g->n_map));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "start_index_map", g->start_index_map, &g->n_map));
   return hr_data_struct_int(op, dn, "index_vector_dim", 0, &g->index_vector_dim);
 }
 

@@ -75,14 +75,15 @@ static bool contains(const int64_t *list, int n, int64_t v) {
 static hr_status read_spec(const hr_op *op, scatter_spec *s) {
   memset(s, 0, sizeof *s);
   const hr_attr *dn = hr_op_attr(op, "scatter_dimension_numbers");
+  const char *sn = "scatter_dimension_numbers"; /* named in errors */
   if (!dn || dn->kind != HR_ATTR_STRUCT)
     return hr_op_error(op, HR_VERIFY_ERROR, "missing 'scatter_dimension_numbers'");
-  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "update_window_dims", s->update_window_dims, &s->n_window));
-  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "inserted_window_dims", s->inserted_window_dims, &s->n_inserted));
-  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "input_batching_dims", s->input_batching, &s->n_batching));
-  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "scatter_indices_batching_dims", s->indices_batching,
+  HR_TRY(hr_op_struct_list(op, dn, sn, "update_window_dims", s->update_window_dims, &s->n_window));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "inserted_window_dims", s->inserted_window_dims, &s->n_inserted));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "input_batching_dims", s->input_batching, &s->n_batching));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "scatter_indices_batching_dims", s->indices_batching,
                              &s->n_indices_batching));
-  HR_TRY(hr_op_struct_list(op, dn, "scatter_dimension_numbers", "scatter_dims_to_operand_dims", s->to_operand, &s->n_to_operand));
+  HR_TRY(hr_op_struct_list(op, dn, sn, "scatter_dims_to_operand_dims", s->to_operand, &s->n_to_operand));
   return hr_data_struct_int(op, dn, "index_vector_dim", 0, &s->index_vector_dim);
 }
 

@@ -280,7 +280,8 @@ static hr_status specialize(hr_program *p, const hr_tensor_spec *inputs, size_t 
   folder.max_fold_bytes = max_fold_bytes;
   hr_status s = p->device >= 0 ? hr_specialize_device(p->module, p->fn->name, types, p->fn->n_args, &folder,
                                                        p->allocator, p->device, out)
-                                : hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator, out);
+                                : hr_specialize(p->module, p->fn->name, types, p->fn->n_args, &folder, p->allocator,
+                                                out);
   p->allocator->free(p->allocator->ctx, types);
   return s;
 }
