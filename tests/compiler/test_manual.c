@@ -212,6 +212,58 @@ TEST(reduce_scatter_on_devices) {
   check_device_runs(text, want);
 }
 
+/* all_to_all (refused on one device) runs as device code: within each x row band, the y devices
+ * swap the halves of their 2x2 blocks' columns. Block (bx, by) receives column by of both y blocks
+ * of its band, side by side: element (r, c) is x[2bx + r][2c + by]. */
+TEST(all_to_all_on_devices) {
+  const char *text = HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+      "      %r = \"stablehlo.all_to_all\"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "replica_groups = dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>, split_dimension = 1 : i64, concat_dimension = 1 : i64, "
+      "split_count = 2 : i64}> : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+      END_MANUAL("tensor<2x2xf32>") TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) {
+    int bx = i / 8, by = (i % 4) / 2, r = (i / 4) % 2, col = i % 2;
+    want[i] = (float)((2 * bx + r) * 4 + 2 * col + by);
+  }
+  check_device_runs(text, want);
+}
+
+/* A collective inside a loop body (refused on one device): three rounds of all_reduce over the
+ * four devices; round 1 sums the four blocks, rounds 2 and 3 each multiply that by 4, and the
+ * result is doubled after the loop. */
+TEST(collective_in_a_loop_on_devices) {
+  const char *text = HEAD MANUAL_XY("[{\"x\"}, {\"y\"}]", "")
+      "      %zero = stablehlo.constant dense<0> : tensor<i32>\n"
+      "      %w:2 = stablehlo.while(%i = %zero, %v = %a) : tensor<i32>, tensor<2x2xf32>\n"
+      "       cond {\n"
+      "        %three = stablehlo.constant dense<3> : tensor<i32>\n"
+      "        %lt = stablehlo.compare LT, %i, %three : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+      "        stablehlo.return %lt : tensor<i1>\n"
+      "      } do {\n"
+      "        %s = \"stablehlo.all_reduce\"(%v) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, "
+      "replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>, use_global_device_ids}> ({\n"
+      "        ^bb0(%u: tensor<f32>, %t: tensor<f32>):\n"
+      "          %q = stablehlo.add %u, %t : tensor<f32>\n"
+      "          stablehlo.return %q : tensor<f32>\n"
+      "        }) : (tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+      "        %one = stablehlo.constant dense<1> : tensor<i32>\n"
+      "        %j = stablehlo.add %i, %one : tensor<i32>\n"
+      "        stablehlo.return %j, %s : tensor<i32>, tensor<2x2xf32>\n"
+      "      }\n"
+      "      %r = stablehlo.add %w#1, %w#1 : tensor<2x2xf32>\n"
+      END_MANUAL("tensor<2x2xf32>") TAIL;
+  float want[16];
+  for (int i = 0; i < 16; i++) {
+    int r = (i / 4) % 2, col = i % 2;
+    float sum = 0;
+    for (int bi = 0; bi < 2; bi++)
+      for (int bj = 0; bj < 2; bj++) sum += (float)((2 * bi + r) * 4 + 2 * bj + col);
+    want[i] = 2 * 16 * sum; /* the sum, times 4 in rounds 2 and 3, doubled */
+  }
+  check_device_runs(text, want);
+}
+
 /* Global ops around two manual computations run alike on every device; the second computation
  * takes the first's gathered result. */
 TEST(global_ops_between_computations) {
@@ -296,6 +348,8 @@ int main(void) {
   RUN(collective_permute_swaps_and_zeros);
   RUN(partly_manual_mesh);
   RUN(reduce_scatter_on_devices);
+  RUN(all_to_all_on_devices);
+  RUN(collective_in_a_loop_on_devices);
   RUN(global_ops_between_computations);
   RUN(device_code_needs_the_mesh_partitions);
   RUN(partly_manual_with_a_free_axis_in_a_dimension);
