@@ -33,17 +33,13 @@ static hr_status check_partitions(const hc_ctx *c, const hc_manual *m) {
 /* The attributes that make an all_gather's groups name partition ids (a channel and
  * use_global_device_ids, flattened ids: with one replica, a device's id is its partition). */
 static hr_status set_global_ids(hc_ctx *c, hr_op *op) {
-  hr_attr *ch = hr_attr_new(c->dst, HR_ATTR_STRUCT), *handle = hr_attr_new(c->dst, HR_ATTR_INT),
-          *type = hr_attr_new(c->dst, HR_ATTR_INT), *unit = hr_attr_new(c->dst, HR_ATTR_UNIT);
-  hr_named_attr *fields = HR_ARENA_ARRAY(&c->dst->arena, hr_named_attr, 2);
-  if (!ch || !handle || !type || !unit || !fields) return hc_oom();
+  hr_attr *handle = hr_attr_new(c->dst, HR_ATTR_INT), *type = hr_attr_new(c->dst, HR_ATTR_INT),
+          *unit = hr_attr_new(c->dst, HR_ATTR_UNIT);
+  if (!handle || !type || !unit) return hc_oom();
   handle->u.i.value = 1; /* any channel > 0: the devices meet op after op in the same order */
   type->u.i.value = 1;   /* DEVICE_TO_DEVICE */
-  fields[0] = (hr_named_attr){"handle", handle};
-  fields[1] = (hr_named_attr){"type", type};
-  ch->u.strct.name = "stablehlo.channel_handle";
-  ch->u.strct.n = 2;
-  ch->u.strct.fields = fields;
+  hr_attr *ch = hr_attr_channel_handle(c->dst, handle, type);
+  if (!ch) return hc_oom();
   HR_TRY(hc_op_set_attr(c, op, "channel_handle", ch));
   return hc_op_set_attr(c, op, "use_global_device_ids", unit);
 }

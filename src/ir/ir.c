@@ -497,6 +497,18 @@ hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind) {
   return a;
 }
 
+hr_attr *hr_attr_channel_handle(hr_module *m, hr_attr *handle, hr_attr *type) {
+  hr_attr *h = hr_attr_new(m, HR_ATTR_STRUCT);
+  hr_named_attr *fields = HR_ARENA_ARRAY(&m->arena, hr_named_attr, 2);
+  if (!h || !fields) return NULL;
+  fields[0] = (hr_named_attr){"handle", handle};
+  fields[1] = (hr_named_attr){"type", type};
+  h->u.strct.name = "stablehlo.channel_handle";
+  h->u.strct.n = 2;
+  h->u.strct.fields = fields;
+  return h;
+}
+
 /* Structs whose printed form omits default fields; their fields in MLIR's canonical order. */
 static const hr_struct_info known_structs[] = {
     {"stablehlo.dot",

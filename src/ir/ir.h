@@ -400,6 +400,9 @@ hr_status hr_op_struct_list(const hr_op *op, const hr_attr *s, const char *sname
 /* Allocates an empty module with its own arena. */
 hr_status hr_module_new(const hr_allocator *a, const char *filename, hr_module **out);
 hr_attr *hr_attr_new(hr_module *m, hr_attr_kind kind); /* zeroed; NULL when out of memory */
+/* A #stablehlo.channel_handle struct of `handle` and `type` (integer attributes of `m`); NULL when
+ * out of memory. */
+hr_attr *hr_attr_channel_handle(hr_module *m, hr_attr *handle, hr_attr *type);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Analysis entry points implemented in other files of src/ir                                      */

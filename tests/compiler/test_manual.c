@@ -23,6 +23,15 @@
   "out_shardings=[<@mesh, " out_sharding ">] manual_axes={\"x\", \"y\"} (%a: tensor<2x2xf32>) {\n"
 #define END_MANUAL(local_out) "      sdy.return %r : " local_out "\n    } : (tensor<4x4xf32>) -> tensor<4x4xf32>\n"
 
+/* The 16 floats of `got` are `want` (`how` it ran is named in failures). */
+static void check_values(const char *how, const hr_tensor *got, const float *want) {
+  for (int i = 0; i < 16; i++)
+    if (((const float *)got->data)[i] != want[i]) {
+      fprintf(stderr, "%s, element %d: got %g, want %g\n", how, i, ((const float *)got->data)[i], want[i]);
+      test_failures_++;
+    }
+}
+
 /* `text` run as a global SPMD program, one thread per device, gives `want` for input 0, 1, ..., 15. */
 static void check_device_runs(const char *text, const float *want) {
   hr_module *m = NULL;
@@ -41,11 +50,7 @@ static void check_device_runs(const char *text, const float *want) {
   for (int i = 0; x && i < 16; i++) ((float *)x->data)[i] = (float)i;
   if (x) CHECK_OK(hr_spmd_run(s, &x, 1, &out, &n_out));
   CHECK_EQ_INT(n_out, 1);
-  for (int i = 0; n_out == 1 && i < 16; i++)
-    if (((const float *)out[0]->data)[i] != want[i]) {
-      fprintf(stderr, "device code, element %d: got %g, want %g\n", i, ((const float *)out[0]->data)[i], want[i]);
-      test_failures_++;
-    }
+  if (n_out == 1) check_values("device code", out[0], want);
   hr_tensors_free(out, n_out);
   hr_tensor_free(x);
   hr_spmd_free(s);
@@ -68,11 +73,7 @@ static void check_runs(const char *text, const float *want) {
   hr_run_options opts = {.num_threads = 1};
   if (spec && x) CHECK_OK(hr_module_run(spec, "main", &x, 1, &opts, &out, &n_out));
   CHECK_EQ_INT(n_out, 1);
-  for (int i = 0; n_out == 1 && i < 16; i++)
-    if (((const float *)out[0]->data)[i] != want[i]) {
-      fprintf(stderr, "element %d: got %g, want %g\n", i, ((const float *)out[0]->data)[i], want[i]);
-      test_failures_++;
-    }
+  if (n_out == 1) check_values("one device", out[0], want);
   for (int f = 0; spec && f < spec->n_funcs; f++)
     for (int k = 0; k < spec->funcs[f]->body.n_ops; k++) CHECK(spec->funcs[f]->body.ops[k]->code < HR_OP_SDY_MANUAL_COMPUTATION || spec->funcs[f]->body.ops[k]->code > HR_OP_SDY_SHARDING_CONSTRAINT);
   hr_tensors_free(out, n_out);

@@ -255,14 +255,8 @@ static hr_status add_channel_handle(vhlo_ctx *c, const hr_bc_op *op, const raw_a
     if (v[k]) HR_TRY(struct_field_value(c, op, v[k], false, &f[k]));
     else HR_TRY(struct_field_value(c, op, &(hr_attr){.kind = HR_ATTR_INT}, false, &f[k]));
   }
-  hr_attr *h = hr_attr_new(c->m, HR_ATTR_STRUCT);
-  hr_named_attr *fields = HR_ARENA_ARRAY(&c->m->arena, hr_named_attr, 2);
-  if (!h || !fields) return oom();
-  fields[0] = (hr_named_attr){"handle", f[0]};
-  fields[1] = (hr_named_attr){"type", f[1]};
-  h->u.strct.name = "stablehlo.channel_handle";
-  h->u.strct.n = 2;
-  h->u.strct.fields = fields;
+  hr_attr *h = hr_attr_channel_handle(c->m, f[0], f[1]);
+  if (!h) return oom();
   add_attr(out, "channel_handle", h);
   return NULL;
 }
