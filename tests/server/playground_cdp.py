@@ -84,14 +84,18 @@ class Page:
         self.eval(f"(() => {{ const e = document.getElementById({json.dumps(element_id)}); "
                   f"e.value = {json.dumps(value)}; e.dispatchEvent(new Event('input')); }})()")
 
-    def click(self, element_id):
-        """A real mouse click at the middle of the element (it must be visible and enabled)."""
+    def click(self, element_id, if_enabled=False):
+        """A real mouse click at the middle of the element (it must be visible). A disabled element
+        fails the test, or with if_enabled is left unclicked; returns whether it was clicked."""
         box = self.eval(f"(() => {{ const e = document.getElementById({json.dumps(element_id)}); e.scrollIntoView(); "
                         "const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2, e.disabled]; })()")
         if box[2]:
+            if if_enabled:
+                return False
             raise Failed(f"#{element_id} is disabled")
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", type=kind, x=box[0], y=box[1], button="left", clickCount=1)
+        return True
 
 
 def devtools_page(user_data_dir, timeout):
@@ -194,14 +198,18 @@ def main():
                 f.write(base64.b64decode(png))
             print(f"     screenshot {args.screenshot}", flush=True)
 
-        # Stop: a long generation stopped once text has come (it may also finish first)
+        # Stop: a long generation, read slowly, stopped once text has come (on a loaded machine it may
+        # still finish between the look at Stop and the click: then Stop is disabled and left alone)
         page.set_value("max_tokens", "1000")
+        page.call("Network.emulateNetworkConditions", offline=False, latency=0, downloadThroughput=16384,
+                  uploadThroughput=-1)
         page.click("generate")
         page.wait("document.getElementById('output').textContent.length > 0 || "
                   "document.getElementById('stats').textContent.startsWith('finish_reason')", "text to come", args.timeout)
-        if not page.eval("document.getElementById('stop').disabled"):
-            page.click("stop")
+        page.click("stop", if_enabled=True)
         page.wait("!document.getElementById('generate').disabled", "the page to be ready again", args.timeout)
+        page.call("Network.emulateNetworkConditions", offline=False, latency=0, downloadThroughput=-1,
+                  uploadThroughput=-1)
         stats = page.text("stats")
         check(stats.startswith("stopped after") or stats.startswith("finish_reason"),
               f"Stop ends the generation ({stats!r})")
