@@ -146,6 +146,7 @@ static const vhlo_prop_op ops[] = {
     {"builtin.module", ATTRS(attrs_module), true, 0, OPEN},
     OP("sdy.manual_computation", ATTRS(attrs_sdy_manual_computation), 0, OPEN),
     OP("sdy.mesh", ATTRS(attrs_sdy_mesh), 0, OPEN),
+    OP("sdy.return", NONE, 0, OPEN),
     OP("sdy.sharding_constraint", ATTRS(attrs_sdy_sharding_constraint), 0, OPEN),
     OP("vhlo.abs_v1", NONE, V(0, 9), OPEN),
     OP("vhlo.add_v1", NONE, V(0, 9), OPEN),

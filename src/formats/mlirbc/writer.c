@@ -917,11 +917,19 @@ static hr_status inherent_attr(wr *w, const hr_op *op, const char *base, const c
 /* Ops                                                                                             */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* The VHLO op name at the version written of an IR op ("vhlo.dot_general_v2") and its properties
- * entry. */
+/* The bytecode op name of an IR op and its properties entry: the VHLO op at the version written
+ * ("vhlo.dot_general_v2"), or a Shardy op as it is ("sdy.manual_computation": Shardy ops are not
+ * versioned; their attributes are written in MLIR's text, see sdy_attr). */
 static hr_status vhlo_op_name(const wr *w, const hr_op *op, char *name, size_t cap, const char **base,
                               const vhlo_prop_op **spec) {
   const char *full = hr_opcode_name(op->code);
+  if (strncmp(full, "sdy.", 4) == 0) {
+    *spec = vhlo_props_find(full);
+    if (!*spec) return unimpl("Shardy op %s", full);
+    snprintf(name, cap, "%s", full);
+    *base = full + 4;
+    return NULL;
+  }
   if (op->code == HR_OP_FUNC_RETURN || op->code == HR_OP_RETURN) full = "stablehlo.return";
   else if (op->code == HR_OP_FUNC_CALL) full = "stablehlo.call";
   if (strncmp(full, "stablehlo.", 10) != 0) return unimpl("op %s has no VHLO form", full);
@@ -1076,7 +1084,9 @@ static hr_status write_op(wr *w, const hr_op *op, hr_strbuf *ir, uint64_t *next,
   const vhlo_prop_op *spec = NULL;
   HR_TRY(at_op(op, vhlo_op_name(w, op, name, sizeof name, &base, &spec)));
   uint32_t opname, props = 0;
-  HR_TRY(opname_ref(w, D_VHLO, name + 5, &opname));
+  bool sdy = strncmp(name, "sdy.", 4) == 0;
+  HR_TRY(opname_ref(w, sdy ? D_SDY : D_VHLO, strchr(name, '.') + 1, &opname));
+  w->uses_sdy |= sdy;
   bool used[128] = {false};
   if (op->n_attrs > 128) return unimpl("%s with %d attributes", name, op->n_attrs);
   if (spec->n) HR_TRY(at_op(op, props_record(w, op, base, spec, used, &props)));
