@@ -419,6 +419,15 @@ hr_status hr_npy_read_file(const char *path, const hr_allocator *a, size_t max_b
 hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a, size_t max_bytes,
                              hr_tensor **out);
 hr_status hr_npy_write_file(const char *path, const hr_tensor *t);
+/* As hr_npy_read_file/_buffer where type `expect` is expected (a model input's; HR_DTYPE_INVALID:
+ * nothing): a '|V1' array (how np.save writes every one-byte ml_dtypes type, float8_*, float6_*,
+ * float4_e2m1fn, int2, int4, and how hr_npy_write_file writes the f8/f6/f4 types) is read as
+ * `expect` when that is a one-byte type, and '|i1' / '|u1' as i2/i4 (ui2/ui4) when one is
+ * expected; every byte must be a value of that type. Any other array reads as it says. */
+hr_status hr_npy_read_file_as(const char *path, hr_dtype expect, const hr_allocator *a, size_t max_bytes,
+                              hr_tensor **out);
+hr_status hr_npy_read_buffer_as(const void *buf, size_t len, hr_dtype expect, const hr_allocator *a,
+                                size_t max_bytes, hr_tensor **out);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Named weight sets (safetensors files, Orbax checkpoints)                                        */

@@ -85,7 +85,7 @@ static hr_status make_inputs(const cli_model *m, const compare_args *c, hr_tenso
   for (int i = 0; i < c->n_inputs; i++) {
     int k = cli_find_input(m, c->input_names[i]);
     if (k < 0) return hr_error(HR_INVALID_ARGUMENT, "no input '%s'", c->input_names[i]);
-    HR_TRY(hr_npy_read_file(c->input_paths[i], NULL, 0, &inputs[k]));
+    HR_TRY(hr_npy_read_file_as(c->input_paths[i], cli_model_input_spec(m, k).dtype, NULL, 0, &inputs[k]));
   }
   for (int k = 0; k < n; k++) {
     if (inputs[k]) continue;

@@ -70,7 +70,7 @@ static hr_status load_inputs(const cli_model *m, const run_args *a, hr_tensor **
     int k = cli_find_input(m, a->input_names[i]);
     if (k < 0) return hr_error(HR_INVALID_ARGUMENT, "the model has no input '%s'", a->input_names[i]);
     if (inputs[k]) return hr_error(HR_INVALID_ARGUMENT, "input '%s' given twice", a->input_names[i]);
-    HR_TRY(hr_npy_read_file(a->input_paths[i], NULL, 0, &inputs[k]));
+    HR_TRY(hr_npy_read_file_as(a->input_paths[i], cli_model_input_spec(m, k).dtype, NULL, 0, &inputs[k]));
   }
   for (int k = 0; k < n; k++) {
     if (inputs[k]) continue;

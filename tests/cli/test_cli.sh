@@ -61,6 +61,34 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 MLIR
 if "$bin" run "$tmp/reread.mlir" --input 0="$tmp/res/out0.npy" >/dev/null; then pass; else fail "saved result reads back"; fi
 
+# One-byte types hlorun writes as '|V1' (f8/f6/f4, as np.save writes ml_dtypes arrays) or '|i1'
+# (i4) read back where the model expects that type; elsewhere '|V1' is refused.
+cat >"$tmp/make8.mlir" <<'MLIR'
+func.func @main() -> (tensor<3xf8E4M3FN>, tensor<3xi4>) {
+  %a = stablehlo.constant dense<[1.5, -2.0, 448.0]> : tensor<3xf8E4M3FN>
+  %b = stablehlo.constant dense<[-8, 0, 7]> : tensor<3xi4>
+  return %a, %b : tensor<3xf8E4M3FN>, tensor<3xi4>
+}
+MLIR
+cat >"$tmp/read8.mlir" <<'MLIR'
+func.func @main(%x: tensor<3xf8E4M3FN>, %y: tensor<3xi4>) -> tensor<3xf32> {
+  %xf = stablehlo.convert %x : (tensor<3xf8E4M3FN>) -> tensor<3xf32>
+  %yf = stablehlo.convert %y : (tensor<3xi4>) -> tensor<3xf32>
+  %e = stablehlo.constant dense<[1.5, -2.0, 448.0]> : tensor<3xf32>
+  stablehlo.custom_call @check.expect_eq(%xf, %e) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
+  %f = stablehlo.constant dense<[-8.0, 0.0, 7.0]> : tensor<3xf32>
+  stablehlo.custom_call @check.expect_eq(%yf, %f) {has_side_effect = true} : (tensor<3xf32>, tensor<3xf32>) -> ()
+  return %xf : tensor<3xf32>
+}
+MLIR
+if "$bin" run "$tmp/make8.mlir" --output "$tmp/in8" >/dev/null &&
+  "$bin" run "$tmp/read8.mlir" --input 0="$tmp/in8/out0.npy" --input 1="$tmp/in8/out1.npy" >/dev/null; then
+  pass
+else
+  fail "f8E4M3FN and i4 results read back as inputs"
+fi
+expect_error "an f8 array where f32 is expected" "expected here: f32" run "$tmp/reread.mlir" --input 0="$tmp/in8/out0.npy"
+
 # convert: text to a portable artifact and back; every command reads the artifact by its content.
 if "$bin" convert "$tmp/add.mlir" "$tmp/add.mlirbc" >/dev/null && "$bin" convert "$tmp/add.mlirbc" "$tmp/add_again.mlir" >/dev/null &&
   out=$("$bin" run "$tmp/add.mlirbc" --input 0="$tmp/in/out0.npy" --input 1="$tmp/in/out1.npy") &&

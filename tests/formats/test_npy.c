@@ -41,7 +41,8 @@ TEST(write_then_read_every_dtype) {
 }
 
 /* The narrow floats: f8/f6/f4 bytes written as '|V1' (ml_dtypes' descriptor), which reading refuses
- * as ambiguous; tf32 written as the '<f4' of the same values. */
+ * as ambiguous unless a one-byte type is expected there (then read as it, bytes unchanged); tf32
+ * written as the '<f4' of the same values. */
 TEST(narrow_floats) {
   char path[] = "/tmp/hlorun_npyXXXXXX";
   int fd = mkstemp(path);
@@ -54,6 +55,23 @@ TEST(narrow_floats) {
   hr_status s = hr_npy_read_file(path, NULL, 0, &back);
   CHECK_EQ_INT(hr_status_code(s), HR_UNIMPLEMENTED);
   CHECK(back == NULL && s && strstr(hr_status_message(s), "'|V1'") != NULL);
+  hr_status_free(s);
+  s = hr_npy_read_file_as(path, HR_F32, NULL, 0, &back); /* not a one-byte type: still refused */
+  CHECK_EQ_INT(hr_status_code(s), HR_UNIMPLEMENTED);
+  CHECK(back == NULL && s && strstr(hr_status_message(s), "expected here: f32") != NULL);
+  hr_status_free(s);
+  const hr_dtype one_byte[] = {HR_F8E4M3FN, HR_F8E5M2, HR_F8E8M0FNU, HR_F8E4M3B11FNUZ};
+  for (size_t k = 0; k < sizeof one_byte / sizeof one_byte[0]; k++) {
+    CHECK_OK(hr_npy_read_file_as(path, one_byte[k], NULL, 0, &back));
+    if (!back) continue;
+    CHECK_EQ_INT(back->dtype, one_byte[k]);
+    CHECK(back->nbytes == 4 && memcmp(back->data, t->data, 4) == 0);
+    hr_tensor_free(back);
+  }
+  /* f4E2M1FN: one value per byte, its upper four bits clear (0x38 is not one) */
+  s = hr_npy_read_file_as(path, HR_F4E2M1FN, NULL, 0, &back);
+  CHECK_EQ_INT(hr_status_code(s), HR_INVALID_ARGUMENT);
+  CHECK(back == NULL && s && strstr(hr_status_message(s), "not a f4E2M1FN value") != NULL);
   hr_status_free(s);
   hr_tensor_free(t);
   CHECK_OK(hr_tensor_create(NULL, HR_TF32, &shape, 0, &t));
@@ -68,6 +86,36 @@ TEST(narrow_floats) {
   }
   hr_tensor_free(t);
   unlink(path);
+}
+
+/* Sub-byte integers: written one per byte as '|i1' / '|u1' (and ml_dtypes' '|V1'), read as i4 /
+ * ui2 where one is expected, each byte within the type's range; as i8 / ui8 otherwise. */
+TEST(sub_byte_integers) {
+  unsigned char buf[256];
+  const int8_t i4[4] = {-8, -1, 0, 7};
+  hr_tensor *t = NULL;
+  size_t n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (4,), }", i4, 4);
+  CHECK_OK(hr_npy_read_buffer_as(buf, n, HR_I4, NULL, 0, &t));
+  if (t) CHECK(t->dtype == HR_I4 && memcmp(t->data, i4, 4) == 0);
+  hr_tensor_free(t);
+  CHECK_OK(hr_npy_read_buffer_as(buf, n, HR_F32, NULL, 0, &t)); /* nothing one-byte expected: i8 */
+  if (t) CHECK_EQ_INT(t->dtype, HR_I8);
+  hr_tensor_free(t);
+  const int8_t too_big[4] = {-8, -9, 0, 7};
+  n = make_npy(buf, "{'descr': '|i1', 'fortran_order': False, 'shape': (4,), }", too_big, 4);
+  hr_status s = hr_npy_read_buffer_as(buf, n, HR_I4, NULL, 0, &t);
+  CHECK(hr_status_code(s) == HR_INVALID_ARGUMENT && t == NULL);
+  hr_status_free(s);
+  const uint8_t u2[3] = {0, 3, 1};
+  n = make_npy(buf, "{'descr': '|V1', 'fortran_order': False, 'shape': (3,), }", u2, 3);
+  CHECK_OK(hr_npy_read_buffer_as(buf, n, HR_U2, NULL, 0, &t));
+  if (t) CHECK(t->dtype == HR_U2 && memcmp(t->data, u2, 3) == 0);
+  hr_tensor_free(t);
+  const uint8_t u2_bad[3] = {0, 4, 1};
+  n = make_npy(buf, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", u2_bad, 3);
+  s = hr_npy_read_buffer_as(buf, n, HR_U2, NULL, 0, &t);
+  CHECK(hr_status_code(s) == HR_INVALID_ARGUMENT && t == NULL);
+  hr_status_free(s);
 }
 
 TEST(reads_scalars_and_python_formats) {
@@ -140,6 +188,7 @@ TEST(truncations_never_crash) {
 int main(void) {
   RUN(write_then_read_every_dtype);
   RUN(narrow_floats);
+  RUN(sub_byte_integers);
   RUN(reads_scalars_and_python_formats);
   RUN(rejects_bad_files);
   RUN(truncations_never_crash);

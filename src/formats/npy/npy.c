@@ -7,8 +7,10 @@
  * The narrow floats: tf32 is written as '<f4' (its memory form is the float32 of the same value)
  * and read back as f32; the f8/f6/f4 types are written as '|V1', the descriptor np.save gives every
  * one-byte ml_dtypes array (float8_*, float6_*, float4_e2m1fn, int2, int4: `np.load(f).view(
- * ml_dtypes.float8_e4m3fn)` reads them back), which is therefore refused on read: it does not say
- * which type the bytes hold. */
+ * ml_dtypes.float8_e4m3fn)` reads them back). '|V1' does not say which type the bytes hold, so it
+ * is read only as the type the caller expects there (hr_npy_read_file_as: a model input's type),
+ * and so are '|i1' / '|u1' arrays where an i2/i4 (ui2/ui4) is expected; every byte must then be a
+ * value of that type (f4/f6 and sub-byte integers stored one per byte, as ml_dtypes does). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,8 +107,37 @@ static bool read_shape(cursor *c, hr_shape *shape) {
   }
 }
 
-/* Parses the header dictionary {'descr': ..., 'fortran_order': ..., 'shape': ...}. */
-static hr_status parse_header(const char *text, size_t len, hr_dtype *dtype, hr_shape *shape) {
+/* The type an array of descriptor `descr` is read as where the caller expects `expect`
+ * (HR_DTYPE_INVALID: nothing): '|V1' as a one-byte ml_dtypes type, '|i1' / '|u1' as a sub-byte
+ * integer; HR_DTYPE_INVALID when neither applies. */
+static hr_dtype one_byte_as(const char *descr, hr_dtype expect) {
+  bool v1 = strcmp(descr + 1, "V1") == 0, i1 = strcmp(descr + 1, "i1") == 0, u1 = strcmp(descr + 1, "u1") == 0;
+  if (v1 && hr_dtype_size(expect) == 1 && (hr_dtype_is_narrow_float(expect) || hr_dtype_bits(expect) < 8) &&
+      expect != HR_I1)
+    return expect;
+  if (i1 && (expect == HR_I2 || expect == HR_I4)) return expect;
+  if (u1 && (expect == HR_U2 || expect == HR_U4)) return expect;
+  return HR_DTYPE_INVALID;
+}
+
+/* Whether every byte of `t` (a one-byte type read by one_byte_as) is a value of its type: the bits
+ * above an f4/f6 value clear, a sub-byte integer within its range (signed ones sign-extended). */
+static bool bytes_fit(const hr_tensor *t) {
+  int bits = hr_dtype_bits(t->dtype);
+  if (bits >= 8) return true;
+  const uint8_t *b = t->data;
+  bool is_signed = hr_dtype_is_signed_int(t->dtype);
+  for (size_t i = 0; i < t->nbytes; i++) {
+    int v = is_signed ? (int)(int8_t)b[i] : (int)b[i];
+    int lo = is_signed ? -(1 << (bits - 1)) : 0, hi = is_signed ? (1 << (bits - 1)) - 1 : (1 << bits) - 1;
+    if (v < lo || v > hi) return false;
+  }
+  return true;
+}
+
+/* Parses the header dictionary {'descr': ..., 'fortran_order': ..., 'shape': ...}; `expect` as in
+ * one_byte_as. */
+static hr_status parse_header(const char *text, size_t len, hr_dtype expect, hr_dtype *dtype, hr_shape *shape) {
   cursor c = {text, text + len};
   bool have_descr = false, have_shape = false, fortran = false;
   if (!eat(&c, '{')) return hr_error(HR_PARSE_ERROR, "npy header is not a dictionary");
@@ -115,12 +146,14 @@ static hr_status parse_header(const char *text, size_t len, hr_dtype *dtype, hr_
     if (!read_string(&c, key, sizeof key) || !eat(&c, ':')) return hr_error(HR_PARSE_ERROR, "malformed npy header");
     if (strcmp(key, "descr") == 0) {
       if (!read_string(&c, descr, sizeof descr)) return hr_error(HR_UNIMPLEMENTED, "npy: structured dtypes are not supported");
-      *dtype = HR_DTYPE_INVALID;
-      if (strcmp(descr + 1, "V1") == 0)
+      *dtype = one_byte_as(descr, expect);
+      if (*dtype == HR_DTYPE_INVALID && strcmp(descr + 1, "V1") == 0)
         return hr_error(HR_UNIMPLEMENTED,
                         "npy dtype '%s' is a one-byte ml_dtypes type (float8_*, float6_*, float4_e2m1fn, int2, "
-                        "int4) that the file does not name; save it as .view(np.uint8) instead", descr);
-      for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0]; i++)
+                        "int4) that the file does not name, read only where a one-byte type is expected "
+                        "(expected here: %s)", descr,
+                        expect == HR_DTYPE_INVALID ? "nothing" : hr_dtype_name(expect));
+      for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0] && *dtype == HR_DTYPE_INVALID; i++)
         if (strcmp(npy_dtypes[i].descr, descr) == 0) *dtype = npy_dtypes[i].dtype;
       if (*dtype == HR_DTYPE_INVALID) return hr_error(HR_UNIMPLEMENTED, "npy dtype '%s' is not supported", descr);
       have_descr = true;
@@ -153,6 +186,11 @@ static hr_status parse_header(const char *text, size_t len, hr_dtype *dtype, hr_
 }
 
 hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a, size_t max_bytes, hr_tensor **out) {
+  return hr_npy_read_buffer_as(buf, len, HR_DTYPE_INVALID, a, max_bytes, out);
+}
+
+hr_status hr_npy_read_buffer_as(const void *buf, size_t len, hr_dtype expect, const hr_allocator *a,
+                                size_t max_bytes, hr_tensor **out) {
   *out = NULL;
   const unsigned char *b = buf;
   if (len < 10 || memcmp(b, "\x93NUMPY", 6) != 0) return hr_error(HR_PARSE_ERROR, "not an npy file (bad magic)");
@@ -172,7 +210,7 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
     return hr_error(HR_PARSE_ERROR, "truncated npy header");
   hr_dtype dtype = HR_DTYPE_INVALID;
   hr_shape shape = {0};
-  HR_TRY(parse_header((const char *)b + offset, header_len, &dtype, &shape));
+  HR_TRY(parse_header((const char *)b + offset, header_len, expect, &dtype, &shape));
   offset += header_len;
   hr_tensor *t;
   HR_TRY(hr_tensor_create(a, dtype, &shape, max_bytes, &t));
@@ -182,6 +220,10 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
     return s;
   }
   if (t->nbytes) memcpy(t->data, b + offset, t->nbytes);
+  if (!bytes_fit(t)) {
+    hr_tensor_free(t);
+    return hr_error(HR_INVALID_ARGUMENT, "npy data holds a byte that is not a %s value", hr_dtype_name(dtype));
+  }
   if (dtype == HR_I1)
     for (size_t i = 0; i < t->nbytes; i++) ((uint8_t *)t->data)[i] = ((uint8_t *)t->data)[i] != 0;
   *out = t;
@@ -189,13 +231,18 @@ hr_status hr_npy_read_buffer(const void *buf, size_t len, const hr_allocator *a,
 }
 
 hr_status hr_npy_read_file(const char *path, const hr_allocator *a, size_t max_bytes, hr_tensor **out) {
+  return hr_npy_read_file_as(path, HR_DTYPE_INVALID, a, max_bytes, out);
+}
+
+hr_status hr_npy_read_file_as(const char *path, hr_dtype expect, const hr_allocator *a, size_t max_bytes,
+                              hr_tensor **out) {
   *out = NULL;
   const hr_allocator *fa = a ? a : hr_default_allocator();
   char *data;
   size_t len;
   size_t file_limit = max_bytes ? max_bytes + HR_LIMIT_NPY_HEADER_BYTES + 16 : HR_LIMIT_NPY_FILE_BYTES;
   HR_TRY(hr_read_file(path, fa, file_limit, &data, &len));
-  hr_status s = hr_npy_read_buffer(data, len, a, max_bytes, out);
+  hr_status s = hr_npy_read_buffer_as(data, len, expect, a, max_bytes, out);
   fa->free(fa->ctx, data);
   return s ? hr_status_wrap(s, "%s", path) : NULL;
 }
