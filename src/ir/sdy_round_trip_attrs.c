@@ -96,6 +96,8 @@ hr_status hr_sdyrt_opaque(hr_module *m, const hr_op *op, const char *key, const 
   size_t len;
   HR_TRY(string_text(m, op, key, s, &text, &len));
   size_t np = strlen(prefix);
+  if (memchr(text, 0, len)) /* Shardy's text never holds one; later stages read it as a C string */
+    return hr_sdyrt_error(m, op, "%s holds a NUL byte", key);
   if (len < np + 1 || text[0] != '#' || memcmp(text + 1, prefix, np) != 0) {
     int shown = (int)(len > 80 ? 80 : len);
     return hr_sdyrt_error(m, op, "%s is '%.*s', expected #%s...", key, shown, text, prefix);

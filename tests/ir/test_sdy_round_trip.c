@@ -294,6 +294,15 @@ TEST(string_errors) {
                "xla.sdy.in_shardings holds a malformed escape");
   EXPECT_ERROR(WITH_IN("xla.sdy.in_shardings = " SHARDINGS ", xla.sdy.manual_axes = \"#sdy<manual_axes{a}>\""),
                "xla.sdy.manual_axes: Shardy attribute");
+  /* a NUL byte (MLIR's \00 escape) inside an axis name, where the structure reads as valid */
+  EXPECT_ERROR(WITH_IN("xla.sdy.in_shardings = \"#sdy.sharding_per_value<[<@mesh, [{\\22a\\00\\22}]>]>\""),
+               "xla.sdy.in_shardings holds a NUL byte");
+  EXPECT_ERROR("module attributes {mhlo.frontend_attributes = {xla.sdy.meshes = \"{mesh = #sdy.mesh<[\\22a\\22=2]>}\"}} {\n"
+               "  func.func public @main(%x: tensor<4xf32>) -> tensor<4xf32> {\n"
+               "    %c = stablehlo.custom_call @Sharding(%x) {mhlo.frontend_attributes = {xla.sdy.sharding = "
+               "\"#sdy.sharding_per_value<[<@mesh, [{\\22\\00a\\22}]>]>\"}} : (tensor<4xf32>) -> tensor<4xf32>\n"
+               "    return %c : tensor<4xf32>\n  }\n}\n",
+               "xla.sdy.sharding holds a NUL byte");
 }
 
 /* The module whose xla.sdy.meshes string is `meshes`. */
