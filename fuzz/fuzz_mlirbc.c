@@ -1,13 +1,15 @@
 /* libFuzzer target for StableHLO portable artifacts: any byte string must read or fail cleanly,
  * both through the container reader, whose result must keep bytecode.h's promises (every index in
  * range, every value id below n_values, every entry inside the input; a broken promise traps), and
- * through the whole conversion into a verified module (hr_module_parse_bytecode). */
+ * through the whole conversion into a verified module (hr_module_parse_bytecode), which must then
+ * keep the writer's promise (fuzz_write.h). */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/mlirbc/bytecode.h"
+#include "fuzz_write.h"
 #include "hlorun/hlorun.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -77,6 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   hr_status_free(s);
   hr_module *m = NULL;
   hr_status_free(hr_module_parse_bytecode("fuzz.mlirbc", copy, size, NULL, &m));
+  if (m) check_written(m, NULL);
   hr_module_free(m);
   free(copy);
   return 0;
