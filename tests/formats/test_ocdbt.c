@@ -452,8 +452,8 @@ TEST(real_files_damaged) {
   static const char *const cases[] = {
       "v0_checkpoints__direct_checkpoint__checkpoint_metadata_present__pytree_checkpointable_has_metadata/checkpoint",
       "v1_checkpoints__composite_checkpoint__checkpoint_metadata_present__pytree_checkpointable_has_metadata/checkpoint/state",
-      "v1_checkpoints__composite_checkpoint__checkpoint_metadata_present__pytree_checkpointable_has_metadata/checkpoint/state/"
-      "ocdbt.process_0",
+      ("v1_checkpoints__composite_checkpoint__checkpoint_metadata_present__pytree_checkpointable_has_metadata/checkpoint/state/"
+       "ocdbt.process_0"), /* one long name: parenthesized, so that clang sees the joining is meant */
   };
   char dir[1024];
   if (!real_dir(dir, sizeof dir)) return;
