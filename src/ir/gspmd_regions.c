@@ -98,13 +98,13 @@ static int def_index(const block_ctx *k, const hr_value *v) {
   return classify(k, v, &j) == DEP_OP ? j : -1;
 }
 
-/* Whether op i reads a piece or a body value. */
-static bool reads_local(const block_ctx *k, int i) {
+/* The first piece or body value op i reads, or NULL. */
+static hr_value *local_read(const block_ctx *k, int i) {
   for (size_t d = k->dep_start[i]; d < k->dep_start[i + 1]; d++) {
     int j = def_index(k, k->deps[d]);
-    if (j >= 0 && (k->role[j] == R_ENTER || k->role[j] == R_BODY)) return true;
+    if (j >= 0 && (k->role[j] == R_ENTER || k->role[j] == R_BODY)) return k->deps[d];
   }
-  return false;
+  return NULL;
 }
 
 /* The roles: ENTER and LEAVE by target; BODY forward from the pieces, then backward from what body
@@ -115,7 +115,7 @@ static hr_status assign_roles(block_ctx *k) {
     k->role[i] = t == HR_GSPMD_FULL_TO_SHARD ? R_ENTER : t == HR_GSPMD_SHARD_TO_FULL ? R_LEAVE : R_OUTSIDE;
   }
   for (int i = 0; i < k->n; i++) {
-    if (k->role[i] == R_LEAVE || !reads_local(k, i)) continue;
+    if (k->role[i] == R_LEAVE || !local_read(k, i)) continue;
     if (k->role[i] == R_ENTER)
       return hr_sdyrt_error(k->c->imp->m, k->b->ops[i], "a manual region inside another (a nested shard_map) is not "
                                                         "supported");
@@ -161,7 +161,7 @@ static hr_status join_regions(block_ctx *k) {
   for (int i = 0; i < k->n; i++) {
     bool inside = k->role[i] == R_BODY || k->role[i] == R_LEAVE;
     if (k->role[i] == R_BODY && hr_opcode_flags(k->b->ops[i]->code) & HR_OPF_TERMINATOR)
-      return crossing_error(k, i, k->deps[k->dep_start[i]]);
+      return crossing_error(k, i, local_read(k, i));
     for (size_t d = k->dep_start[i]; d < k->dep_start[i + 1]; d++) {
       int j = def_index(k, k->deps[d]);
       bool local = j >= 0 && (k->role[j] == R_ENTER || k->role[j] == R_BODY);
