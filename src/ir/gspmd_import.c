@@ -43,14 +43,12 @@ hr_gspmd_target hr_gspmd_target_of(const hr_op *op) {
 
 const char *hr_gspmd_target_name(hr_gspmd_target t) { return target_names[t]; }
 
-/* Whether `b` or a region in it holds a custom call of the GSPMD form (`manual`: one entering or
- * leaving a manual region). */
-static bool has_gspmd(const hr_block *b, bool manual) {
+/* Whether `b` or a region in it holds a custom call of the GSPMD form. */
+static bool has_gspmd(const hr_block *b) {
   for (int i = 0; i < b->n_ops; i++) {
-    hr_gspmd_target t = hr_gspmd_target_of(b->ops[i]);
-    if (t == HR_GSPMD_FULL_TO_SHARD || t == HR_GSPMD_SHARD_TO_FULL || (t == HR_GSPMD_SHARDING && !manual)) return true;
+    if (hr_gspmd_target_of(b->ops[i]) != HR_GSPMD_OTHER) return true;
     for (int r = 0; r < b->ops[i]->n_regions; r++)
-      if (has_gspmd(&b->ops[i]->regions[r], manual)) return true;
+      if (has_gspmd(&b->ops[i]->regions[r])) return true;
   }
   return false;
 }
@@ -94,7 +92,8 @@ static hr_status global_sharding(hr_gspmd_importer *imp, const hr_op *op, hr_gsp
   if (holder != op) {
     HR_TRY(read_sharding(imp, op, s));
     if (s->kind != HR_GSPMD_MANUAL)
-      return hr_sdyrt_error(imp->m, op, "@%s: %s is not \"{manual}\"", target_names[HR_GSPMD_FULL_TO_SHARD], sharding_key);
+      return hr_sdyrt_error(imp->m, op, "@%s: %s is not \"{manual}\"", target_names[HR_GSPMD_FULL_TO_SHARD],
+                            sharding_key);
   }
   HR_TRY(read_sharding(imp, holder, s));
   if (s->kind == HR_GSPMD_MANUAL)
@@ -145,8 +144,8 @@ static hr_status check_site(hr_gspmd_importer *imp, const hr_op *op) {
 
 /* Whether the global sharding through every site is expressed on `mesh` (*failed: the first that
  * is not, when it is given). */
-static hr_status fits_all(hr_gspmd_importer *imp, hr_op *const *sites, int n_sites, const hr_gspmd_mesh *mesh, bool *fits,
-                          const hr_op **failed) {
+static hr_status fits_all(hr_gspmd_importer *imp, hr_op *const *sites, int n_sites, const hr_gspmd_mesh *mesh,
+                          bool *fits, const hr_op **failed) {
   *fits = true;
   for (int i = 0; i < n_sites && *fits; i++) {
     hr_arena_pos mark = hr_arena_mark(&imp->scratch);
@@ -209,7 +208,8 @@ static hr_status add_mesh(hr_gspmd_importer *imp) {
   hr_module *m = imp->m;
   for (int i = 0; i < m->n_meshes; i++)
     if (strcmp(m->meshes[i].name, mesh_name) == 0)
-      return hr_sdyrt_error(m, NULL, "a mesh called @%s already exists; the GSPMD form's mesh takes that name", mesh_name);
+      return hr_sdyrt_error(m, NULL, "a mesh called @%s already exists; the GSPMD form's mesh takes that name",
+                            mesh_name);
   hr_strbuf sb;
   hr_strbuf_init(&sb, m->arena.allocator);
   hr_gspmd_print_mesh(&sb, &imp->mesh);
@@ -330,13 +330,13 @@ static hr_status rewrite_blocks(hr_gspmd_func *c, hr_block *b, int depth) {
   c->ancestors[depth] = b;
   for (int i = 0; i < b->n_ops; i++)
     for (int r = 0; r < b->ops[i]->n_regions; r++)
-      if (has_gspmd(&b->ops[i]->regions[r], true)) HR_TRY(rewrite_blocks(c, &b->ops[i]->regions[r], depth + 1));
+      if (has_gspmd(&b->ops[i]->regions[r])) HR_TRY(rewrite_blocks(c, &b->ops[i]->regions[r], depth + 1));
   return has_sites(b) ? hr_gspmd_rewrite_block(c, b, depth) : NULL;
 }
 
 /* Imports function `f`. */
 static hr_status import_func(hr_gspmd_importer *imp, hr_func *f) {
-  if (f->is_declaration || !has_gspmd(&f->body, false)) return NULL;
+  if (f->is_declaration || !has_gspmd(&f->body)) return NULL;
   hr_arena *a = &imp->scratch;
   hr_arena_pos mark = hr_arena_mark(a);
   size_t n = (size_t)f->n_values + 1;
@@ -362,7 +362,8 @@ static hr_status import_module(hr_gspmd_importer *imp) {
 
 hr_status hr_gspmd_import(hr_module *m) {
   bool any = false;
-  for (int f = 0; f < m->n_funcs && !any; f++) any = !m->funcs[f]->is_declaration && has_gspmd(&m->funcs[f]->body, false);
+  for (int f = 0; f < m->n_funcs && !any; f++)
+    any = !m->funcs[f]->is_declaration && has_gspmd(&m->funcs[f]->body);
   if (!any) return NULL;
   hr_gspmd_importer imp = {.m = m};
   hr_arena_init(&imp.scratch, m->arena.allocator);

@@ -19,7 +19,7 @@ typedef enum hr_gspmd_kind {
 typedef struct hr_gspmd_sharding {
   hr_gspmd_kind kind;
   int rank;
-  int64_t tiles[HR_MAX_RANK];
+  int64_t tiles[HR_MAX_RANK + 1]; /* (room for the replicated dimension while it is read) */
   int64_t replicas;
   int64_t n_devices; /* the product of tiles and replicas */
   int64_t *devices;  /* n_devices entries, in the scratch arena the sharding was read with */

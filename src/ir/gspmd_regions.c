@@ -166,7 +166,8 @@ static hr_status join_regions(block_ctx *k) {
       int j = def_index(k, k->deps[d]);
       bool local = j >= 0 && (k->role[j] == R_ENTER || k->role[j] == R_BODY);
       if (inside && local) k->parent[find_root(k->parent, i)] = find_root(k->parent, j);
-      else if (inside != local && !(inside && j >= 0 && k->role[j] == R_SHARED)) return crossing_error(k, i, k->deps[d]);
+      else if (inside != local && !(inside && j >= 0 && k->role[j] == R_SHARED))
+        return crossing_error(k, i, k->deps[d]);
     }
   }
   return NULL;

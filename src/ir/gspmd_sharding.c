@@ -125,7 +125,6 @@ static hr_status tiled(cursor *c, hr_arena *scratch, hr_gspmd_sharding *s) {
   int n = 0;
   HR_TRY(expect(c, "="));
   HR_TRY(dim_list(c, HR_MAX_RANK + 1, s->tiles, &n, &s->n_devices));
-  if (n > HR_MAX_RANK) return bad(c, "more tile dimensions than a value has");
   s->rank = n;
   s->devices = HR_ARENA_ARRAY(scratch, int64_t, (size_t)s->n_devices);
   if (!s->devices) return hr_error(HR_OUT_OF_MEMORY, "out of memory reading a sharding");
@@ -137,7 +136,13 @@ static hr_status tiled(cursor *c, hr_arena *scratch, hr_gspmd_sharding *s) {
   return NULL;
 }
 
-/* Skips `{...}` (braces balanced, quoted strings with escapes skipped). */
+/* Skips a quoted string after its opening quote (escaped characters too). */
+static void skip_string(cursor *c) {
+  while (c->p < c->end && *c->p != '"') c->p += *c->p == '\\' && c->end - c->p > 1 ? 2 : 1;
+  if (c->p < c->end) c->p++;
+}
+
+/* Skips `{...}` (braces balanced, quoted strings skipped). */
 static hr_status skip_braces(cursor *c) {
   HR_TRY(expect(c, "{"));
   int depth = 1;
@@ -145,9 +150,7 @@ static hr_status skip_braces(cursor *c) {
     char ch = *c->p++;
     if (ch == '{') depth++;
     else if (ch == '}') depth--;
-    else if (ch == '"')
-      while (c->p < c->end && *c->p != '"') c->p += *c->p == '\\' && c->p + 1 < c->end ? 2 : 1;
-    if (ch == '"' && c->p < c->end) c->p++;
+    else if (ch == '"') skip_string(c);
   }
   return depth ? bad(c, "unbalanced braces") : NULL;
 }
@@ -210,6 +213,7 @@ static hr_status sharding(cursor *c, hr_arena *scratch, hr_gspmd_sharding *s) {
   if (c->p != c->end) return bad(c, "unexpected text after the sharding");
   if (replicate && s->kind != HR_GSPMD_TILED) return bad(c, "a replicated tile dimension without tiles");
   if (replicate) s->replicas = s->tiles[--s->rank];
+  if (s->rank > HR_MAX_RANK) return bad(c, "more tile dimensions than a value has");
   return NULL;
 }
 
@@ -232,7 +236,8 @@ hr_status hr_gspmd_check_shapes(const hr_module *m, const hr_op *op, const char 
   const char *text = a ? a->u.str.data : "";
   if (global->kind != HR_TYPE_TENSOR || local->kind != HR_TYPE_TENSOR || global->dtype != local->dtype ||
       global->shape.rank != local->shape.rank || !hr_type_is_static(global) || !hr_type_is_static(local))
-    return hr_sdyrt_error(m, op, "the global and per-device values are not static tensors of one element type and rank");
+    return hr_sdyrt_error(m, op, "the global and per-device values are not static tensors of one element type and "
+                                 "rank");
   if (s->kind == HR_GSPMD_TILED && s->rank != global->shape.rank)
     return hr_sdyrt_error(m, op, "%s \"%s\" cuts %d dimensions of a value of rank %d", key, text, s->rank,
                           global->shape.rank);
@@ -341,7 +346,8 @@ bool hr_gspmd_fit(const hr_gspmd_mesh *mesh, const hr_gspmd_sharding *s, bool *s
 
 void hr_gspmd_print_mesh(hr_strbuf *sb, const hr_gspmd_mesh *mesh) {
   hr_strbuf_puts(sb, "sdy.mesh<[");
-  for (int a = 0; a < mesh->n_axes; a++) hr_strbuf_printf(sb, "%s\"%c\"=%lld", a ? ", " : "", 'a' + a, (long long)mesh->sizes[a]);
+  for (int a = 0; a < mesh->n_axes; a++)
+    hr_strbuf_printf(sb, "%s\"%c\"=%lld", a ? ", " : "", 'a' + a, (long long)mesh->sizes[a]);
   hr_strbuf_puts(sb, "]>");
 }
 

@@ -332,6 +332,8 @@ TEST(malformed_shardings) {
   EXPECT_ERROR(WITH_SHARDING("{devices=[65536,2]<=[131072]}"), "more devices than hlorun reads");
   EXPECT_ERROR(WITH_SHARDING("{devices=[2]0,5}"), "expected an integer from 0 to 1 at offset 15");
   EXPECT_ERROR(WITH_SHARDING("{devices=[2]0,1"), "shard_like, metadata or '}' at offset 15");
+  EXPECT_ERROR(WITH_SHARDING("{devices=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2]0,1}"), "too many dimensions at offset 44");
+  EXPECT_ERROR(WITH_SHARDING("{devices=[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,2]0,1}"), "more tile dimensions than a value has");
   EXPECT_ERROR(WITH_SHARDING("{devices=[2]<=[3]}"), "do not multiply to the tiles' device count");
   EXPECT_ERROR(WITH_SHARDING("{devices=[2,2]<=[2,2]T(0,0)}"), "the transpose is no permutation");
   EXPECT_ERROR(WITH_SHARDING("{devices=[2]0,1 metadata={op_name=\\\"}\\\""), "unbalanced braces");
