@@ -1,8 +1,8 @@
 /* JAX's pre-Shardy (GSPMD) form read into the native one (src/ir/gspmd_*.c): @Sharding custom
  * calls dropped, manual regions between SPMDFullToShardShape and SPMDShardToFullShape as
  * sdy.manual_computation on a mesh of prime-factor axes that expresses their HloSharding strings
- * (V1 device lists, V2 iota with a transpose, last_tile_dim_replicate, a mesh whose factors must be
- * reordered), a constant shared by a body and outside code, independent regions, and every
+ * (V1 device lists, V2 iota with a transpose, last_tile_dim_replicate, JAX's P('y', 'x') on 8
+ * devices, a mesh whose factors must be reordered), a constant shared by a body and outside code, independent regions, and every
  * malformed form an error naming the op and file, never a crash. The imported modules run on one
  * device and as device code (one thread per device) against values computed here. */
 #include <stdio.h>
@@ -230,6 +230,37 @@ TEST(shared_constant_and_two_regions) {
   hr_tensor_free(x);
 }
 
+/* JAX's P('y', 'x') on a mesh x=2, y=4 (device 4x + y): tile (i, j) of an 8x4 value is on device
+ * 4j + i, `<=[2,4]T(1,0)`; on the mesh of axes 2, 2, 2 (strides 4, 2, 1) dimension 0 is cut by
+ * "b", "c" and dimension 1 by "a". Each device adds its partition id to its piece. */
+TEST(eight_devices_transposed) {
+  const char *text =
+      "module @m attributes {mhlo.num_partitions = 8 : i32} {\n"
+      "  func.func public @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {\n"
+      "    %s = stablehlo.custom_call @Sharding(%x) {mhlo.sharding = \"{devices=[4,2]<=[2,4]T(1,0)}\"} : (tensor<8x4xf32>) -> tensor<8x4xf32>\n"
+      "    %l = stablehlo.custom_call @SPMDFullToShardShape(%s) {mhlo.sharding = \"{manual}\"} : (tensor<8x4xf32>) -> tensor<2x2xf32>\n"
+      "    %p = stablehlo.partition_id : tensor<ui32>\n"
+      "    %pf = stablehlo.convert %p : (tensor<ui32>) -> tensor<f32>\n"
+      "    %pb = stablehlo.broadcast_in_dim %pf, dims = [] : (tensor<f32>) -> tensor<2x2xf32>\n"
+      "    %r = stablehlo.add %l, %pb : tensor<2x2xf32>\n"
+      "    %g = stablehlo.custom_call @SPMDShardToFullShape(%r) {mhlo.sharding = \"{devices=[4,2]<=[2,4]T(1,0)}\"} : (tensor<2x2xf32>) -> tensor<8x4xf32>\n"
+      "    return %g : tensor<8x4xf32>\n"
+      "  }\n"
+      "}\n";
+  const char *out = read_and_print(text);
+  CHECK_STR_CONTAINS(out, "sdy.mesh @mesh = <[\"a\"=2, \"b\"=2, \"c\"=2]>");
+  CHECK_STR_CONTAINS(out, "in_shardings=[<@mesh, [{\"b\", \"c\"}, {\"a\"}]>] out_shardings=[<@mesh, [{\"b\", \"c\"}, {\"a\"}]>]");
+  hr_shape s = {2, {8, 4}};
+  hr_tensor *x = counting(&s, 1);
+  float want[32];
+  for (int r = 0; r < 8; r++)
+    for (int c = 0; c < 4; c++) want[r * 4 + c] = (float)(r * 4 + c) + (float)(4 * (c / 2) + r / 2);
+  const float *values[1] = {want};
+  int n[1] = {32};
+  if (x) check_runs(text, &x, 1, values, n, 1);
+  hr_tensor_free(x);
+}
+
 /* with_sharding_constraint alone: the @Sharding ops go, nothing else changes (no mesh). */
 TEST(sharding_constraint_alone) {
   const char *text = "module @m attributes {mhlo.num_partitions = 2 : i32} {\n"
@@ -401,6 +432,7 @@ TEST(malformed_regions) {
 int main(void) {
   RUN(two_operands_two_results);
   RUN(shared_constant_and_two_regions);
+  RUN(eight_devices_transposed);
   RUN(sharding_constraint_alone);
   RUN(factor_order_and_nested_blocks);
   RUN(malformed_shardings);
