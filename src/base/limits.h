@@ -266,6 +266,16 @@ enum {
   /* Devices an sdy.manual_computation is expanded over on one CPU device: its body is emitted once
    * per device, so this bounds how much a module grows. */
   HR_LIMIT_SDY_DEVICES = 256,
+  /* Devices a GSPMD sharding string (`{devices=[2,2]<=[4]}`) may name: its device list is expanded
+   * into memory, and the mesh its manual computations get has one axis per prime factor of their
+   * number, at most HR_LIMIT_SDY_AXES of them (2^16). */
+  HR_LIMIT_GSPMD_DEVICES = 1 << 16,
+  /* Orders of those prime factors tried as the mesh's axes until every sharding is expressed on it
+   * (a power of two has one order, 2^a * 3 has a + 1; each try reads every sharding once). */
+  HR_LIMIT_GSPMD_MESH_TRIES = 64,
+  /* Device list entries expanded while one module's GSPMD shardings are read and fitted to meshes,
+   * all strings and tries together (a short `<=[65536]` string expands to 65536 of them). */
+  HR_LIMIT_GSPMD_EXPANDED = 1 << 26,
   /* Memory held by a read Exported, per byte of its file (besides 1 MiB). */
   HR_LIMIT_JAXEXPORT_MEMORY_FACTOR = 32,
 };

@@ -501,6 +501,7 @@ hr_status hr_module_parse(const char *filename, const char *text, size_t len,
   if (p.c_locale) freelocale(p.c_locale);
   if (!s) s = hr_module_untuple_calls(m);
   if (!s) s = hr_sdy_import_round_trip(m);
+  if (!s) s = hr_gspmd_import(m);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   if (s) {
     hr_module_free(m);

@@ -122,25 +122,15 @@ static int region_depth(const hr_block *b, int limit) {
 /* Copying a body into a region                                                                    */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* A copy of a function's ops into another function of the same module. */
-typedef struct cloner {
-  hr_module *m;
-  hr_func *f;      /* the function the copy belongs to: it numbers the new values */
-  hr_value **map;  /* by the source's value ids: their copies */
-  uint32_t n_map;
-} cloner;
-
-static hr_status clone_block(cloner *k, const hr_block *src, hr_block *dst, hr_op *parent_op);
+static hr_status clone_block(hr_sdyrt_cloner *k, const hr_block *src, hr_block *dst, hr_op *parent_op);
 
 /* A new value of `f` with `src`'s type and name, recorded as `src`'s copy. */
-static void clone_value(cloner *k, const hr_value *src, hr_value *dst, hr_op *def, hr_block *owner) {
+static void clone_value(hr_sdyrt_cloner *k, const hr_value *src, hr_value *dst, hr_op *def, hr_block *owner) {
   *dst = (hr_value){src->type, k->f->n_values++, def, owner, src->index, src->name};
   if (src->id < k->n_map) k->map[src->id] = dst;
 }
 
-/* A copy of `src` in block `dst`: operands read the copies of theirs (an operand with none is read
- * before it is defined: an error), attributes are shared. */
-static hr_status clone_op(cloner *k, const hr_op *src, hr_block *dst, hr_op **out) {
+hr_status hr_sdyrt_clone_op(hr_sdyrt_cloner *k, const hr_op *src, hr_block *dst, hr_op **out) {
   hr_arena *a = &k->m->arena;
   hr_op *op = HR_ARENA_NEW(a, hr_op);
   hr_value **operands = HR_ARENA_ARRAY(a, hr_value *, (size_t)src->n_operands + 1);
@@ -168,13 +158,13 @@ static hr_status clone_op(cloner *k, const hr_op *src, hr_block *dst, hr_op **ou
 }
 
 /* A copy of block `src` as `dst`, a region of `parent_op`. */
-static hr_status clone_block(cloner *k, const hr_block *src, hr_block *dst, hr_op *parent_op) {
+static hr_status clone_block(hr_sdyrt_cloner *k, const hr_block *src, hr_block *dst, hr_op *parent_op) {
   hr_value *args = HR_ARENA_ARRAY(&k->m->arena, hr_value, (size_t)src->n_args + 1);
   hr_op **ops = HR_ARENA_ARRAY(&k->m->arena, hr_op *, (size_t)src->n_ops + 1);
   if (!args || !ops) return hr_error(HR_OUT_OF_MEMORY, "out of memory copying a body");
   *dst = (hr_block){src->n_args, args, src->n_ops, ops, parent_op, k->f};
   for (int i = 0; i < src->n_args; i++) clone_value(k, &src->args[i], &args[i], NULL, dst);
-  for (int i = 0; i < src->n_ops; i++) HR_TRY(clone_op(k, src->ops[i], dst, &ops[i]));
+  for (int i = 0; i < src->n_ops; i++) HR_TRY(hr_sdyrt_clone_op(k, src->ops[i], dst, &ops[i]));
   return NULL;
 }
 
@@ -339,7 +329,7 @@ static hr_status rewrite_call(func_ctx *c, hr_block *b, int at, int level, hr_op
     results[k] = (hr_value){l->results[k].type, c->f->n_values++, mc, NULL, (uint32_t)k, NULL};
     if (l->results[k].id < c->n_fwd) c->fwd[l->results[k].id] = &results[k];
   }
-  cloner k = {m, c->f, map, body->n_values};
+  hr_sdyrt_cloner k = {m, c->f, map, body->n_values};
   HR_TRY(clone_block(&k, &body->body, region, mc));
   region->ops[region->n_ops - 1]->code = HR_OP_SDY_RETURN;
   *out = mc;

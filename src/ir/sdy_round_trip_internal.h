@@ -22,6 +22,17 @@ hr_status hr_sdyrt_check_manual_axes(hr_module *m, const hr_op *op, const char *
 /* A copy of DICT `dict` (NULL: none) with entry `key` set to `value`, or left out when `value` is
  * NULL; *out is NULL when no entry is left. */
 hr_status hr_sdyrt_dict_set(hr_module *m, const hr_attr *dict, const char *key, hr_attr *value, hr_attr **out);
+/* A copy of ops into a function of the module (sdy_round_trip.c copies body functions into
+ * regions; gspmd_import.c clones the constants a manual region shares with outside code). */
+typedef struct hr_sdyrt_cloner {
+  hr_module *m;
+  hr_func *f;     /* the function the copy belongs to: it numbers the new values */
+  hr_value **map; /* by the source's value ids: their copies */
+  uint32_t n_map;
+} hr_sdyrt_cloner;
+/* A copy of `src` in block `dst`: operands read the copies of theirs (an operand with none is read
+ * before it is defined: an error), attributes are shared. */
+hr_status hr_sdyrt_clone_op(hr_sdyrt_cloner *k, const hr_op *src, hr_block *dst, hr_op **out);
 /* The module's meshes from its `mhlo.frontend_attributes = {xla.sdy.meshes = "{...}"}`, appended
  * to those it has (*found: it had the string); the string is then removed from its attributes. */
 hr_status hr_sdyrt_import_meshes(hr_module *m, bool *found);

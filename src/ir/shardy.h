@@ -58,4 +58,14 @@ int hr_sdy_axis_index(const hr_sdy_mesh *mesh, hr_sdy_name name);
  * mismatched counts are errors naming the op. */
 hr_status hr_sdy_import_round_trip(hr_module *m);
 
+/* Rewrites the form JAX's exports made before Shardy (XLA's GSPMD partitioner, 2023 to ~2025, also
+ * jax2tf SavedModels) give shard_map and sharding constraints into the native form
+ * (gspmd_import.c): custom_call @Sharding goes (a constraint leaves values as they are); each
+ * manual region, the ops between custom_call @SPMDFullToShardShape and @SPMDShardToFullShape,
+ * becomes an sdy.manual_computation on a module mesh (`@mesh`, whose axes are the prime factors of
+ * the device count) expressing their HloSharding strings. Both readers apply it after
+ * hr_sdy_import_round_trip. Shardings with no such form, nested regions, mismatched shapes and
+ * values crossing a region's edge are errors naming the op. */
+hr_status hr_gspmd_import(hr_module *m);
+
 #endif

@@ -73,6 +73,7 @@ hr_status hr_bc_parse_module(const char *filename, const void *data, size_t len,
   if (!s) s = vhlo_convert_module(&c);
   if (!s) s = hr_module_untuple_calls(m);
   if (!s) s = hr_sdy_import_round_trip(m);
+  if (!s) s = hr_gspmd_import(m);
   if (!s && !(opts && opts->no_verify)) s = hr_module_verify(m);
   hr_bc_free(f);
   if (s) {
