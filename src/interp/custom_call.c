@@ -25,6 +25,9 @@ static const cc_entry registry[] = {
     {"lapack_?geev", true, hr_cc_geev},   {"lapack_?gees", true, hr_cc_gees},
     {"stablehlo.dynamic_top_k", false, hr_cc_top_k}, {"stablehlo.dynamic_approx_top_k", false, hr_cc_top_k},
     {"dynamic_ducc_fft", false, hr_cc_ducc_fft},
+    {"ApproxTopK", false, hr_cc_approx_top_k}, {"Eigh", false, hr_cc_eigh},
+    {"LuDecomposition", false, hr_cc_lu_decomposition}, {"AllocateBuffer", false, hr_cc_allocate_buffer},
+    {"stablehlo.dynamic_reduce_window", false, hr_cc_dynamic_reduce_window},
 };
 
 /* The element type a target name's letter stands for, or HR_DTYPE_INVALID. */

@@ -23,18 +23,19 @@ hr_status hr_cc_lu_pivots_to_permutation(const hr_cc_call *c) {
   if (k > p) return hr_op_error(c->op, HR_INVALID_ARGUMENT, "more pivots (%lld) than permutation entries (%lld)", (long long)k, (long long)p);
   const int32_t *pv = piv->data;
   int32_t *out = perm->data;
-  for (int64_t b = 0; b < rows; b++) {
-    int32_t *row = out + b * p;
-    for (int64_t i = 0; i < p; i++) row[i] = (int32_t)i;
-    for (int64_t i = 0; i < k; i++) {
-      int32_t j = pv[b * k + i];
-      if (j < 0 || j >= p) continue; /* jaxlib's kernel passes over pivots out of range */
-      int32_t t = row[i];
-      row[i] = row[j];
-      row[j] = t;
-    }
-  }
+  for (int64_t b = 0; b < rows; b++) hr_cc_permutation_of(pv + b * k, k, out + b * p, p);
   return NULL;
+}
+
+void hr_cc_permutation_of(const int32_t *pivots, int64_t k, int32_t *perm, int64_t p) {
+  for (int64_t i = 0; i < p; i++) perm[i] = (int32_t)i;
+  for (int64_t i = 0; i < k && i < p; i++) {
+    int32_t j = pivots[i];
+    if (j < 0 || j >= p) continue; /* jaxlib's kernel passes over pivots out of range */
+    int32_t t = perm[i];
+    perm[i] = perm[j];
+    perm[j] = t;
+  }
 }
 
 static uint32_t rotl(uint32_t v, int r) { return (v << r) | (v >> (32 - r)); }
