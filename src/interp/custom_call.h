@@ -108,6 +108,10 @@ hr_status hr_cc_ducc_fft(const hr_cc_call *c);  /* custom_call_fft.c */
 hr_status hr_cc_lu_pivots_to_permutation(const hr_cc_call *c); /* custom_call_gpu.c */
 hr_status hr_cc_threefry2x32(const hr_cc_call *c);
 hr_status hr_cc_identity(const hr_cc_call *c);
+hr_status hr_cc_gpu_syev(const hr_cc_call *c); /* the old GPU ABI's solvers */
+hr_status hr_cc_gpu_geqrf(const hr_cc_call *c);
+hr_status hr_cc_gpu_orgqr(const hr_cc_call *c);
+hr_status hr_cc_gpu_threefry2x32(const hr_cc_call *c);
 hr_status hr_cc_eigh(const hr_cc_call *c); /* custom_call_xla.c */
 hr_status hr_cc_lu_decomposition(const hr_cc_call *c);
 hr_status hr_cc_allocate_buffer(const hr_cc_call *c);

@@ -13,7 +13,9 @@ phase are checked as JAX checks them:
                       (left or right) eigenvector of A = Vr diag(w) Vr^-1 from JAX's results
   schur (gees)        A = Q T Q^H with A rebuilt from JAX's Q and T, Q unitary, T upper
                       (quasi-)triangular: the Schur form is unique only up to such factors
-Every other output is compared element-wise: rtol = atol = 1e-4 for f32/c64 (JAX uses 1e-4 to
+A text twin holding raw NUL bytes (two 2023 cuda cases, whose descriptors' escapes like "\\08"
+were decoded into a NUL and a '8' when the text was saved) is not MLIR JAX printed and is passed
+over; its bytecode runs. Every other output is compared element-wise: rtol = atol = 1e-4 for f32/c64 (JAX uses 1e-4 to
 1e-5 for these cases), 1e-9 for f64/c128, exactly for integers (pivots, info).
 
 With --gpu the cuda and rocm cases run instead, on the CPU: the GPU solver targets whose
@@ -22,7 +24,8 @@ semantics are a CPU target's run through it (docs/custom-calls.md). With --tpu t
 stablehlo.dynamic_reduce_window); two of them recorded what only a TPU computes:
   Eigh                the TPU's Jacobi eigenvalues of an ill-conditioned matrix (JAX skips this
                       test for that reason) are off by 1e-3 near 0: eigenvalues are compared
-                      within the tolerance times max |A| (a backward-stable method's accuracy)
+                      within the tolerance times max |A| (a backward-stable method's accuracy),
+                      as are those cuSOLVER and hipSOLVER recorded (--gpu)
   dynamic_reduce_window (variadic)  its init values (1, 2) are not identities of its body (add,
                       subtract), and the TPU folds them in more than once per window, as
                       StableHLO allows (the result is implementation-defined then): its results
@@ -153,7 +156,7 @@ REFERENCE = {"tpu_stablehlo_dynamic_reduce_window__data_variadic_2023_06_17": va
 
 
 def checker(name):
-    if name.startswith("tpu_") and "eigh" in name.lower():
+    if name.startswith(("tpu_", "cuda_", "rocm_")) and ("eigh" in name.lower() or "syev" in name):
         return lambda got, want: check_eigh(got, want, scaled=True)
     if "syev" in name or "eigh" in name:
         return check_eigh
@@ -218,6 +221,8 @@ def main():
             if meta.get("platform") not in platforms or not targets or not os.path.isdir(os.path.join(case_dir, "expected")):
                 continue
             for model in ("module.mlirbc", "module.mlir"):
+                if model == "module.mlir" and b"\0" in open(os.path.join(case_dir, model), "rb").read():
+                    continue  # a text twin whose string escapes were decoded into raw NUL bytes
                 out = os.path.join(tmp, name + model)
                 ok, err = run(args.bin, case_dir, model, out)
                 if not ok and ("is not supported" in err or args.gpu or args.tpu) and "custom_call @" in err:
