@@ -171,10 +171,12 @@ static bool scalar_type(const hr_type *t, hr_dtype *dtype) {
   return true;
 }
 
-/* Prepares block `b` (region `index` of `op`, or the body of function `fn` when index < 0) as a
- * region taking `n_args` and returning `n_results` rank-0 tensors. */
+/* Prepares block `b` (region `index` of `op`, or a function's body when index < 0) as a region
+ * taking `n_args` and returning `n_results` rank-0 tensors; errors name `op`. */
 static hr_status region_init_block(hr_red_region *r, hr_interp *in, const hr_op *op, const hr_block *b, int index,
                                    int n_args, int n_results) {
+  r->in = in;
+  r->op = op;
   char what[96];
   if (index >= 0) snprintf(what, sizeof what, "region %d", index);
   else snprintf(what, sizeof what, "body @%s", b->func ? b->func->name : "?");
@@ -207,7 +209,7 @@ hr_status hr_red_region_init(hr_red_region *r, hr_interp *in, const hr_op *op, i
   memset(r, 0, sizeof *r);
   r->in = in;
   r->op = op;
-  if (index >= op->n_regions) return hr_op_error(op, HR_VERIFY_ERROR, "missing region %d", index);
+  if (index < 0 || index >= op->n_regions) return hr_op_error(op, HR_VERIFY_ERROR, "missing region %d", index);
   return region_init_block(r, in, op, &op->regions[index], index, n_args, n_results);
 }
 
@@ -262,24 +264,25 @@ static hr_status reducer_finish(hr_red_reducer *r, const hr_op *op, int n, const
   return NULL;
 }
 
-hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
-                              const hr_dtype *input_types) {
+/* Clears reducer `r` (safe to release) and fails unless n is a supported input count. */
+static hr_status reducer_start(hr_red_reducer *r, const hr_op *op, int n) {
   memset(r, 0, sizeof *r);
   r->fast = HR_OP_COUNT;
   if (n < 1 || n > HR_RED_MAX_VARIADIC)
     return hr_op_error(op, HR_UNIMPLEMENTED, "%d reduction inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
+  return NULL;
+}
+
+hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
+                              const hr_dtype *input_types) {
+  HR_TRY(reducer_start(r, op, n));
   HR_TRY(hr_red_region_init(&r->region, in, op, index, 2 * n, n));
   return reducer_finish(r, op, n, input_types);
 }
 
 hr_status hr_red_reducer_init_func(hr_red_reducer *r, hr_interp *in, const hr_op *op, const hr_func *fn, int n,
                                    const hr_dtype *input_types) {
-  memset(r, 0, sizeof *r);
-  r->fast = HR_OP_COUNT;
-  if (n < 1 || n > HR_RED_MAX_VARIADIC)
-    return hr_op_error(op, HR_UNIMPLEMENTED, "%d reduction inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
-  r->region.in = in;
-  r->region.op = op;
+  HR_TRY(reducer_start(r, op, n));
   r->region.func = fn;
   HR_TRY(region_init_block(&r->region, in, op, &fn->body, -1, 2 * n, n));
   return reducer_finish(r, op, n, input_types);

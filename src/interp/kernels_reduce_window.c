@@ -192,7 +192,7 @@ HR_RED_KERNEL(hr_red_kernel_reduce_window) {
 hr_status hr_red_reduce_window_with(hr_interp *in, const hr_op *op, const hr_func *body, int n, const hr_red_window *v,
                                     hr_tensor *const *operands, hr_tensor **results) {
   if (n < 1 || n > HR_RED_MAX_VARIADIC)
-    return hr_op_error(op, HR_UNIMPLEMENTED, "%d reduction inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
+    return hr_op_error(op, HR_UNIMPLEMENTED, "%d inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
   window_spec w;
   HR_TRY(window_of_values(op, &operands[0]->shape, v, &w));
   hr_dtype input_types[HR_RED_MAX_VARIADIC];
