@@ -4,14 +4,19 @@
 //    and V diag(w) V^T rebuilds it; the old 3-field backend_config reads the same;
 //  - LuDecomposition of [[0,1,2],[3,4,5],[6,7,8]] (partial pivoting: rows 2, then 2) and of a
 //    2x3 matrix: 0-based pivots and the permutation they make;
-//  - ApproxTopK (aggregate_to_topk, a greater-than comparator) is the exact top-k, its second
-//    result taken from the indices operand (iota + 10 here);
+//  - ApproxTopK (aggregate_to_topk) is the exact top-k by its comparator along reduction_dim, its
+//    second result taken from the indices operand (iota + 10 here): max-k along the last
+//    dimension, min-k (a less-than comparator: approx_min_k) along the first;
 //  - AllocateBuffer gives zeros;
 //  - stablehlo.dynamic_reduce_window: a variadic (add, subtract) window 2x3 with init values
 //    (1, 2), folded once per window; a padded, strided 1-D sum; a base-dilated one.
 module {
   func.func private @top_k_gt_f32_comparator(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {
     %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    return %0 : tensor<i1>
+  }
+  func.func private @top_k_lt_f32_comparator(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {
+    %0 = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
     return %0 : tensor<i1>
   }
   func.func private @add_sub(%a0: tensor<f32>, %a1: tensor<i32>, %x0: tensor<f32>, %x1: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
@@ -67,6 +72,14 @@ module {
     %ti = stablehlo.constant dense<[[11, 13], [14, 12]]> : tensor<2x2xi32>
     stablehlo.custom_call @check.expect_eq(%t#0, %tv) {has_side_effect = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()
     stablehlo.custom_call @check.expect_eq(%t#1, %ti) {has_side_effect = true} : (tensor<2x2xi32>, tensor<2x2xi32>) -> ()
+    %x2 = stablehlo.constant dense<[[3.0, 1.0], [1.0, 2.0], [2.0, 0.0]]> : tensor<3x2xf32>
+    %i2 = stablehlo.iota dim = 0 : tensor<3x2xi32>
+    %pinf = stablehlo.constant dense<0x7F800000> : tensor<f32>
+    %mn:2 = stablehlo.custom_call @ApproxTopK(%x2, %i2, %pinf, %m1) {called_computations = [@top_k_lt_f32_comparator], mhlo.backend_config = {aggregate_to_topk = true, recall_target = 0.949999988 : f32, reduction_dim = 0 : i64, reduction_input_size_override = -1 : i64, top_k = 2 : i64}} : (tensor<3x2xf32>, tensor<3x2xi32>, tensor<f32>, tensor<i32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)
+    %mv = stablehlo.constant dense<[[1.0, 0.0], [2.0, 1.0]]> : tensor<2x2xf32>
+    %mi = stablehlo.constant dense<[[1, 2], [2, 0]]> : tensor<2x2xi32>
+    stablehlo.custom_call @check.expect_eq(%mn#0, %mv) {has_side_effect = true} : (tensor<2x2xf32>, tensor<2x2xf32>) -> ()
+    stablehlo.custom_call @check.expect_eq(%mn#1, %mi) {has_side_effect = true} : (tensor<2x2xi32>, tensor<2x2xi32>) -> ()
     // AllocateBuffer.
     %buf = stablehlo.custom_call @AllocateBuffer() : () -> tensor<2x3xi32>
     %zero = stablehlo.constant dense<0> : tensor<2x3xi32>

@@ -1,4 +1,4 @@
-// ERROR: ApproxTopK's top_k (3) must be the results' last dimension (2)
+// ERROR: ApproxTopK's top_k (3) must be the results' size along reduction_dim (2)
 module {
   func.func private @top_k_gt_f32_comparator(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>) -> tensor<i1> {
     %0 = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
