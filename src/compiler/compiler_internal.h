@@ -183,7 +183,8 @@ hr_status hc_rewrite_dynamic(hc_ctx *c, hr_op *op);
  * legalization does, so that the fast kernels and fusion see ordinary ops. */
 hr_status hc_lower_chlo_broadcast(hc_ctx *c, hc_block *b, hr_op *op);
 /* The operand an identity op (broadcast_in_dim, reshape, convert, transpose that change nothing,
- * sdy.sharding_constraint) stands for, or NULL. */
+ * sdy.sharding_constraint) stands for, or the element a get_tuple_element reads of a
+ * stablehlo.tuple (JAX's old-ABI wrappers of tuple-returning custom calls); else NULL. */
 hr_value *hc_identity_operand(const hr_op *op);
 
 /* ---- fold.c ----------------------------------------------------------------------------- */

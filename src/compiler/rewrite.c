@@ -155,8 +155,23 @@ static bool is_iota_list(const hr_op *op, const char *name, int rank) {
   return true;
 }
 
+/* The operand of stablehlo.tuple that get_tuple_element `op` reads, or NULL: inlined callees
+ * return tuples their callers take apart, and executables hold tensors only. */
+static hr_value *tuple_element(const hr_op *op) {
+  const hr_op *tuple = op->operands[0]->def;
+  int64_t index = -1;
+  if (!tuple || tuple->code != HR_OP_TUPLE) return NULL;
+  hr_status s = hr_op_attr_i64(op, "index", &index);
+  bool read = s == NULL;
+  hr_status_free(s);
+  if (!read || index < 0 || index >= tuple->n_operands) return NULL;
+  hr_value *x = tuple->operands[index];
+  return hr_type_equal(&x->type, &op->results[0].type) ? x : NULL;
+}
+
 hr_value *hc_identity_operand(const hr_op *op) {
   if (op->n_operands != 1 || op->n_results != 1) return NULL;
+  if (op->code == HR_OP_GET_TUPLE_ELEMENT) return tuple_element(op);
   hr_value *x = op->operands[0];
   const hr_type *t = &op->results[0].type;
   if (!hr_type_is_static(t) || !hr_type_equal(&x->type, t)) return NULL;

@@ -270,17 +270,20 @@ static hr_status copy_attr_list(hc_ctx *c, hr_attr *const *src, int n, hr_attr *
   return NULL;
 }
 
-/* Creates the module's function "main" with the signature of `src` and parameters of `arg_types`
- * (its results are set once its body is built). */
-static hr_status new_main(hc_ctx *c, const hr_func *src, const hr_type *arg_types) {
+/* Appends a function `name` with the signature of `src` and parameters of `arg_types` to the new
+ * module and makes it the one being built (c->fn); its results are set once its body is built. */
+static hr_status new_func(hc_ctx *c, const hr_func *src, const hr_type *arg_types, const char *name) {
   hr_arena *arena = &c->dst->arena;
   hr_func *fn = HR_ARENA_NEW(arena, hr_func);
-  c->dst->funcs = HR_ARENA_ARRAY(arena, hr_func *, 1);
-  if (!fn || !c->dst->funcs) return hc_oom();
-  c->dst->funcs[0] = fn;
-  c->dst->n_funcs = 1;
+  hr_func **funcs = HR_ARENA_ARRAY(arena, hr_func *, (size_t)c->dst->n_funcs + 1);
+  if (!fn || !funcs) return hc_oom();
+  for (int i = 0; i < c->dst->n_funcs; i++) funcs[i] = c->dst->funcs[i];
+  funcs[c->dst->n_funcs] = fn;
+  c->dst->funcs = funcs;
+  c->dst->n_funcs++;
   c->fn = fn;
-  HR_TRY(hc_strdup(c, "main", &fn->name));
+  HR_TRY(hc_strdup(c, name, &fn->name));
+  fn->is_private = c->dst->n_funcs > 1;
   HR_TRY(hc_loc(c, src->loc, &fn->loc));
   HR_TRY(hc_attr(c, src->attrs, &fn->attrs));
   HR_TRY(copy_attr_list(c, src->arg_attrs, src->n_args, &fn->arg_attrs));
@@ -298,7 +301,8 @@ static hr_status new_main(hc_ctx *c, const hr_func *src, const hr_type *arg_type
   return NULL;
 }
 
-/* Sets the results of main from its func.return, checking them against the source's. */
+/* Sets the results of the function being built from its func.return, checking them against the
+ * source's. */
 static hr_status set_results(hc_ctx *c, const hr_func *src) {
   hr_func *fn = c->fn;
   const hr_op *ret = fn->body.n_ops > 0 ? fn->body.ops[fn->body.n_ops - 1] : NULL;
@@ -315,11 +319,9 @@ static hr_status set_results(hc_ctx *c, const hr_func *src) {
   return copy_attr_list(c, src->result_attrs, src->n_results, &fn->result_attrs);
 }
 
-/* Builds the specialized module in c->dst. */
-static hr_status build(hc_ctx *c, const hr_func *src, const hr_type *arg_types) {
-  HR_TRY(hc_strdup(c, c->src->name, &c->dst->name));
-  HR_TRY(hc_attr(c, c->src->attrs, &c->dst->attrs));
-  HR_TRY(new_main(c, src, arg_types));
+/* Builds the body of the function being built (c->fn) from source function `src`, its
+ * parameters bound to the new function's. */
+static hr_status emit_func(hc_ctx *c, const hr_func *src) {
   hc_frame f;
   HR_TRY(hc_frame_init(c, src, &f));
   for (int i = 0; i < src->n_args; i++) hc_bind(&f, &src->body.args[i], &c->fn->body.args[i]);
@@ -332,6 +334,40 @@ static hr_status build(hc_ctx *c, const hr_func *src, const hr_type *arg_types) 
   if (!s) s = set_results(c, src);
   if (!s) s = hc_dce_and_number(c);
   return s;
+}
+
+/* Copies the functions the custom calls of block `b` name in called_computations (a reduction
+ * body, a comparator: the target runs them) into the new module, each once, with their declared
+ * signatures; they are specialized like main, and scanned in turn when their turn comes. */
+static hr_status copy_called_in(hc_ctx *c, const hr_block *b) {
+  for (int k = 0; k < b->n_ops; k++) {
+    const hr_op *op = b->ops[k];
+    for (int r = 0; r < op->n_regions; r++) HR_TRY(copy_called_in(c, &op->regions[r]));
+    const hr_attr *calls = op->code == HR_OP_CUSTOM_CALL ? hr_op_attr(op, "called_computations") : NULL;
+    for (int i = 0; calls && calls->kind == HR_ATTR_ARRAY && i < calls->u.array.n; i++) {
+      const hr_attr *sym = calls->u.array.items[i];
+      if (sym->kind != HR_ATTR_SYMBOL || hr_module_find_func(c->dst, sym->u.str.data)) continue;
+      const hr_func *src = hr_module_find_func(c->src, sym->u.str.data);
+      if (!src || src->is_declaration) continue; /* the target names what is missing when it runs */
+      hr_type *types = src->n_args ? HR_ARENA_ARRAY(&c->dst->arena, hr_type, (size_t)src->n_args) : NULL;
+      if (src->n_args && !types) return hc_oom();
+      for (int a = 0; a < src->n_args; a++) types[a] = src->body.args[a].type;
+      HR_TRY(new_func(c, src, types, src->name));
+      HR_TRY(emit_func(c, src));
+    }
+  }
+  return NULL;
+}
+
+/* Builds the specialized module in c->dst: main, then the functions custom calls name. */
+static hr_status build(hc_ctx *c, const hr_func *src, const hr_type *arg_types) {
+  HR_TRY(hc_strdup(c, c->src->name, &c->dst->name));
+  HR_TRY(hc_attr(c, c->src->attrs, &c->dst->attrs));
+  HR_TRY(new_func(c, src, arg_types, "main"));
+  HR_TRY(emit_func(c, src));
+  for (int i = 0; i < c->dst->n_funcs; i++) HR_TRY(copy_called_in(c, &c->dst->funcs[i]->body));
+  c->fn = c->dst->funcs[0];
+  return NULL;
 }
 
 /* hr_specialize, with manual computations as the code of `device` when >= 0. */

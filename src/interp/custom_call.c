@@ -25,6 +25,9 @@ static const cc_entry registry[] = {
     {"lapack_?geev", true, hr_cc_geev},   {"lapack_?gees", true, hr_cc_gees},
     {"stablehlo.dynamic_top_k", false, hr_cc_top_k}, {"stablehlo.dynamic_approx_top_k", false, hr_cc_top_k},
     {"dynamic_ducc_fft", false, hr_cc_ducc_fft},
+    {"ApproxTopK", false, hr_cc_approx_top_k}, {"Eigh", false, hr_cc_eigh},
+    {"LuDecomposition", false, hr_cc_lu_decomposition}, {"AllocateBuffer", false, hr_cc_allocate_buffer},
+    {"stablehlo.dynamic_reduce_window", false, hr_cc_dynamic_reduce_window},
 };
 
 /* The element type a target name's letter stands for, or HR_DTYPE_INVALID. */
@@ -77,6 +80,12 @@ static const gpu_entry gpu_registry[] = {
     {"hip_lu_pivots_to_permutation", hr_cc_lu_pivots_to_permutation},
     {"cu_threefry2x32_ffi", hr_cc_threefry2x32}, {"hip_threefry2x32_ffi", hr_cc_threefry2x32},
     {"annotate_device_placement", hr_cc_identity},
+    {"cusolver_syevd", hr_cc_gpu_syev},    {"cusolver_syevj", hr_cc_gpu_syev},
+    {"hipsolver_syevd", hr_cc_gpu_syev},   {"hipsolver_syevj", hr_cc_gpu_syev},
+    {"cusolver_geqrf", hr_cc_gpu_geqrf},   {"hipsolver_geqrf", hr_cc_gpu_geqrf},
+    {"cublas_geqrf_batched", hr_cc_gpu_geqrf}, {"hipblas_geqrf_batched", hr_cc_gpu_geqrf},
+    {"cusolver_orgqr", hr_cc_gpu_orgqr},   {"hipsolver_orgqr", hr_cc_gpu_orgqr},
+    {"cu_threefry2x32", hr_cc_gpu_threefry2x32}, {"hip_threefry2x32", hr_cc_gpu_threefry2x32},
 };
 
 bool hr_cc_lookup(const char *name, hr_cc_fn *fn, hr_cc_call *c) {

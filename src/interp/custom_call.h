@@ -76,6 +76,20 @@ void hr_cc_from_col(const void *col, int64_t rows, int64_t cols, size_t size, vo
 hr_status hr_cc_scratch(const hr_cc_call *c, int64_t n, size_t size, void **out);
 void hr_cc_free(const hr_cc_call *c, void *p);
 
+/* LU of the matrices of operand `a_i` into results 0 (L and U) and 1 (LAPACK's 1-based pivots,
+ * i32), LAPACK's info into result `info_i` (i32, one per matrix; none when < 0): getrf's core,
+ * shared with XLA's LuDecomposition. */
+hr_status hr_cc_getrf_into(const hr_cc_call *c, int a_i, int info_i);
+/* Eigendecomposition (LAPACK ?syevd / ?heevd, job `jobz`, triangle `uplo`) of the matrices of
+ * operand `a_i` into results 0 (eigenvectors, columns) and 1 (eigenvalues, ascending), info into
+ * result `info_i` (none when < 0): syevd's core, shared with XLA's Eigh and the GPU syevj. */
+hr_status hr_cc_syevd_into(const hr_cc_call *c, int a_i, char uplo, char jobz, int info_i);
+
+/* The permutation `perm` (p entries) that 0-based `pivots` (k entries) make of the identity: row i
+ * swapped with row pivots[i] for i = 0 .. k-1 in order, a pivot outside [0, p) passed over (as
+ * jaxlib's lu_pivots_to_permutation kernel does). */
+void hr_cc_permutation_of(const int32_t *pivots, int64_t k, int32_t *perm, int64_t p);
+
 /* The targets of each family (custom_call_lapack_*.c). */
 hr_status hr_cc_potrf(const hr_cc_call *c);
 hr_status hr_cc_getrf(const hr_cc_call *c);
@@ -94,5 +108,14 @@ hr_status hr_cc_ducc_fft(const hr_cc_call *c);  /* custom_call_fft.c */
 hr_status hr_cc_lu_pivots_to_permutation(const hr_cc_call *c); /* custom_call_gpu.c */
 hr_status hr_cc_threefry2x32(const hr_cc_call *c);
 hr_status hr_cc_identity(const hr_cc_call *c);
+hr_status hr_cc_gpu_syev(const hr_cc_call *c); /* the old GPU ABI's solvers */
+hr_status hr_cc_gpu_geqrf(const hr_cc_call *c);
+hr_status hr_cc_gpu_orgqr(const hr_cc_call *c);
+hr_status hr_cc_gpu_threefry2x32(const hr_cc_call *c);
+hr_status hr_cc_eigh(const hr_cc_call *c); /* custom_call_xla.c */
+hr_status hr_cc_lu_decomposition(const hr_cc_call *c);
+hr_status hr_cc_allocate_buffer(const hr_cc_call *c);
+hr_status hr_cc_approx_top_k(const hr_cc_call *c); /* custom_call_top_k.c */
+hr_status hr_cc_dynamic_reduce_window(const hr_cc_call *c); /* custom_call_window.c */
 
 #endif

@@ -124,10 +124,7 @@ static lapack_int getrf(hr_dtype t, lapack_int m, lapack_int n, void *a, lapack_
   }
 }
 
-/* old: (batch, m, n, a) -> (a, ipiv, info); FFI: (a) -> (a, ipiv, info). Pivots are LAPACK's,
- * 1-based. */
-hr_status hr_cc_getrf(const hr_cc_call *c) {
-  int a_i = c->ffi ? 0 : 3;
+hr_status hr_cc_getrf_into(const hr_cc_call *c, int a_i, int info_i) {
   hr_cc_matrices m;
   HR_TRY(hr_cc_matrices_of(c, c->operands[a_i], "matrix", &m));
   int64_t k_min = m.rows < m.cols ? m.rows : m.cols;
@@ -138,12 +135,17 @@ hr_status hr_cc_getrf(const hr_cc_call *c) {
   int32_t *ipiv = c->results[1]->data;
   for (int64_t k = 0; k < m.batch; k++) {
     matrix_load(&w, k);
-    store_info(c, 2, k, getrf(c->dtype, (lapack_int)m.rows, (lapack_int)m.cols, w.col, ipiv + k * k_min));
+    lapack_int info = getrf(c->dtype, (lapack_int)m.rows, (lapack_int)m.cols, w.col, ipiv + k * k_min);
+    if (info_i >= 0) store_info(c, info_i, k, info);
     matrix_store(&w, k);
   }
   hr_cc_free(c, w.col);
   return NULL;
 }
+
+/* old: (batch, m, n, a) -> (a, ipiv, info); FFI: (a) -> (a, ipiv, info). Pivots are LAPACK's,
+ * 1-based. */
+hr_status hr_cc_getrf(const hr_cc_call *c) { return hr_cc_getrf_into(c, c->ffi ? 0 : 3, 2); }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* geqrf, orgqr / ungqr                                                                            */
@@ -370,13 +372,7 @@ static void eig_work_free(const hr_cc_call *c, eig_work *e) {
   hr_cc_free(c, e->iwork);
 }
 
-/* old: (lower, batch, n, a) -> (v, w, info, work, [rwork,] iwork) with eigenvectors always;
- * FFI: (a) {uplo, mode ('V' / 'N')} -> (v, w, info, ...). Eigenvalues are real, ascending. */
-hr_status hr_cc_syevd(const hr_cc_call *c) {
-  int a_i = c->ffi ? 0 : 3;
-  char uplo, jobz;
-  HR_TRY(char_option(c, "uplo", c->ffi ? -1 : 0, 'L', 'U', 'L', &uplo));
-  HR_TRY(char_option(c, "mode", -1, 0, 0, 'V', &jobz));
+hr_status hr_cc_syevd_into(const hr_cc_call *c, int a_i, char uplo, char jobz, int info_i) {
   hr_cc_matrices m;
   HR_TRY(hr_cc_matrices_of(c, c->operands[a_i], "matrix", &m));
   if (m.rows != m.cols) return hr_op_error(c->op, HR_INVALID_ARGUMENT, "syevd needs square matrices");
@@ -390,12 +386,22 @@ hr_status hr_cc_syevd(const hr_cc_call *c) {
   for (int64_t k = 0; !s && k < m.batch; k++) {
     matrix_load(&w, k);
     void *vals = (char *)c->results[1]->data + (size_t)(k * m.rows) * hr_dtype_size(real);
-    store_info(c, 2, k, syevd(c->dtype, jobz, uplo, (lapack_int)m.rows, w.col, vals, &e));
+    lapack_int info = syevd(c->dtype, jobz, uplo, (lapack_int)m.rows, w.col, vals, &e);
+    if (info_i >= 0) store_info(c, info_i, k, info);
     matrix_store(&w, k);
   }
   eig_work_free(c, &e);
   hr_cc_free(c, w.col);
   return s;
+}
+
+/* old: (lower, batch, n, a) -> (v, w, info, work, [rwork,] iwork) with eigenvectors always;
+ * FFI: (a) {uplo, mode ('V' / 'N')} -> (v, w, info, ...). Eigenvalues are real, ascending. */
+hr_status hr_cc_syevd(const hr_cc_call *c) {
+  char uplo, jobz;
+  HR_TRY(char_option(c, "uplo", c->ffi ? -1 : 0, 'L', 'U', 'L', &uplo));
+  HR_TRY(char_option(c, "mode", -1, 0, 0, 'V', &jobz));
+  return hr_cc_syevd_into(c, c->ffi ? 0 : 3, uplo, jobz, 2);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -101,6 +101,7 @@ typedef struct hr_scalar_region {
   hr_interp *in;
   const hr_op *op;
   const hr_block *block;
+  const hr_func *func; /* when set, the block is its body and each call a call of it */
   int n_args;
   int n_results;
   hr_tensor **args;    /* n_args rank-0 tensors of the block argument types */
@@ -111,6 +112,9 @@ typedef struct hr_scalar_region {
  * that there are `n_args` of them and that the terminator returns `n_results` values. */
 hr_status hr_scalar_region_init(hr_scalar_region *r, hr_interp *in, const hr_op *op,
                                 const hr_block *block, int n_args, int n_results);
+/* The same with the body of function `fn` (a custom call's called computation) as the region. */
+hr_status hr_scalar_region_init_func(hr_scalar_region *r, hr_interp *in, const hr_op *op, const hr_func *fn,
+                                     int n_args, int n_results);
 /* Evaluates the region on the current contents of r->args. Each result is checked to be a
  * rank-0 tensor of element type `result_types[i]` (NULL: any type). */
 hr_status hr_scalar_region_call(hr_scalar_region *r, const hr_dtype *result_types);
@@ -161,6 +165,11 @@ hr_status hr_data_sort(hr_interp *in, const hr_op *op, hr_tensor *const *operand
                        hr_tensor **results);
 hr_status hr_data_top_k(hr_interp *in, const hr_op *op, hr_tensor *const *operands,
                         hr_tensor **results);
+/* Sorts the n operands (one shape) along dimension `dim` into results (their types) by the
+ * comparator function `cmp` (lhs0, rhs0, lhs1, rhs1, ...) -> i1, stably: stablehlo.sort with a
+ * called function for its region (XLA's ApproxTopK fallback). */
+hr_status hr_data_sort_by(hr_interp *in, const hr_op *op, const hr_func *cmp, int64_t dim, int n,
+                          hr_tensor *const *operands, hr_tensor **results);
 /* The k largest elements of each last-dimension row of x and their indices into results[0] and
  * results[1] (ties: the lower index first); for chlo.top_k and the custom calls of JAX's
  * shape-polymorphic top_k. */

@@ -346,9 +346,17 @@ static void drop_results(hr_scalar_region *r) {
   }
 }
 
+hr_status hr_scalar_region_init_func(hr_scalar_region *r, hr_interp *in, const hr_op *op, const hr_func *fn,
+                                     int n_args, int n_results) {
+  HR_TRY(hr_scalar_region_init(r, in, op, &fn->body, n_args, n_results));
+  r->func = fn;
+  return NULL;
+}
+
 hr_status hr_scalar_region_call(hr_scalar_region *r, const hr_dtype *result_types) {
   drop_results(r);
-  HR_TRY(hr_interp_run_block(r->in, r->block, r->args, r->results));
+  if (r->func) HR_TRY(hr_interp_call(r->in, r->func, r->args, r->results));
+  else HR_TRY(hr_interp_run_block(r->in, r->block, r->args, r->results));
   for (int i = 0; i < r->n_results; i++) {
     const hr_tensor *t = r->results[i];
     if (t->shape.rank != 0 || t->nbytes != hr_dtype_size(t->dtype) ||

@@ -86,16 +86,12 @@ static hr_status region_less(void *ctx, int64_t a, int64_t b, bool *out) {
   return NULL;
 }
 
-/* Checks sort operands and results, their comparator arguments, and normalises `dimension`. */
-static hr_status check_sort(const hr_op *op, hr_tensor *const *operands, hr_tensor **results,
-                            int64_t *dim) {
-  if (op->n_operands < 1 || op->n_results != op->n_operands || op->n_regions != 1)
-    return hr_op_error(op, HR_VERIFY_ERROR, "expected N operands, N results and a comparator");
+/* Checks n sort operands and results (one shape) against comparator block `cmp`. */
+static hr_status check_sort_operands(const hr_op *op, const hr_block *cmp, int n, hr_tensor *const *operands,
+                                     hr_tensor **results) {
   const hr_shape *s = &operands[0]->shape;
-  const hr_block *cmp = &op->regions[0];
-  if (cmp->n_args != 2 * op->n_operands)
-    return hr_op_error(op, HR_VERIFY_ERROR, "the comparator must take %d arguments", 2 * op->n_operands);
-  for (int k = 0; k < op->n_operands; k++) {
+  if (cmp->n_args != 2 * n) return hr_op_error(op, HR_VERIFY_ERROR, "the comparator must take %d arguments", 2 * n);
+  for (int k = 0; k < n; k++) {
     HR_TRY(hr_data_check_shape(op, "an operand", operands[k], s));
     HR_TRY(hr_data_check_shape(op, "a result", results[k], s));
     hr_dtype t = operands[k]->dtype;
@@ -103,6 +99,16 @@ static hr_status check_sort(const hr_op *op, hr_tensor *const *operands, hr_tens
       return hr_op_error(op, HR_VERIFY_ERROR, "operand %d, its result and comparator arguments differ "
                          "in element type", k);
   }
+  return NULL;
+}
+
+/* Checks sort operands and results, their comparator arguments, and normalises `dimension`. */
+static hr_status check_sort(const hr_op *op, hr_tensor *const *operands, hr_tensor **results,
+                            int64_t *dim) {
+  if (op->n_operands < 1 || op->n_results != op->n_operands || op->n_regions != 1)
+    return hr_op_error(op, HR_VERIFY_ERROR, "expected N operands, N results and a comparator");
+  const hr_shape *s = &operands[0]->shape;
+  HR_TRY(check_sort_operands(op, &op->regions[0], op->n_operands, operands, results));
   const hr_attr *a = hr_op_attr(op, "dimension");
   *dim = -1;
   if (a) HR_TRY(hr_op_attr_i64(op, "dimension", dim));
@@ -158,6 +164,19 @@ hr_status hr_data_sort(hr_interp *in, const hr_op *op, hr_tensor *const *operand
   HR_TRY(check_sort(op, operands, results, &dim));
   sort_line l = {.op = op, .operands = operands, .n_operands = op->n_operands};
   HR_TRY(hr_scalar_region_init(&l.region, in, op, &op->regions[0], 2 * op->n_operands, 1));
+  hr_status st = sort_lines(in, op, &l, dim, results);
+  hr_scalar_region_release(&l.region);
+  return st;
+}
+
+hr_status hr_data_sort_by(hr_interp *in, const hr_op *op, const hr_func *cmp, int64_t dim, int n,
+                          hr_tensor *const *operands, hr_tensor **results) {
+  if (n < 1 || dim < 0 || dim >= operands[0]->shape.rank)
+    return hr_op_error(op, HR_INVALID_ARGUMENT, "sorts %d operand(s) along dimension %lld of rank %d", n, (long long)dim,
+                       operands[0]->shape.rank);
+  HR_TRY(check_sort_operands(op, &cmp->body, n, operands, results));
+  sort_line l = {.op = op, .operands = operands, .n_operands = n};
+  HR_TRY(hr_scalar_region_init_func(&l.region, in, op, cmp, 2 * n, 1));
   hr_status st = sort_lines(in, op, &l, dim, results);
   hr_scalar_region_release(&l.region);
   return st;

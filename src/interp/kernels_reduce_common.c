@@ -171,31 +171,31 @@ static bool scalar_type(const hr_type *t, hr_dtype *dtype) {
   return true;
 }
 
-hr_status hr_red_region_init(hr_red_region *r, hr_interp *in, const hr_op *op, int index,
-                             int n_args, int n_results) {
-  memset(r, 0, sizeof *r);
+/* Prepares block `b` (region `index` of `op`, or a function's body when index < 0) as a region
+ * taking `n_args` and returning `n_results` rank-0 tensors; errors name `op`. */
+static hr_status region_init_block(hr_red_region *r, hr_interp *in, const hr_op *op, const hr_block *b, int index,
+                                   int n_args, int n_results) {
   r->in = in;
   r->op = op;
-  if (index >= op->n_regions) return hr_op_error(op, HR_VERIFY_ERROR, "missing region %d", index);
+  char what[96];
+  if (index >= 0) snprintf(what, sizeof what, "region %d", index);
+  else snprintf(what, sizeof what, "body @%s", b->func ? b->func->name : "?");
   if (n_args > 2 * HR_RED_MAX_VARIADIC || n_results > 2 * HR_RED_MAX_VARIADIC)
     return hr_op_error(op, HR_UNIMPLEMENTED, "regions with more than %d arguments are not supported",
                        2 * HR_RED_MAX_VARIADIC);
-  const hr_block *b = &op->regions[index];
   if (b->n_args != n_args)
-    return hr_op_error(op, HR_VERIFY_ERROR, "region %d takes %d arguments, expected %d", index, b->n_args,
-                       n_args);
+    return hr_op_error(op, HR_VERIFY_ERROR, "%s takes %d arguments, expected %d", what, b->n_args, n_args);
   for (int i = 0; i < n_args; i++)
     if (!scalar_type(&b->args[i].type, &r->arg_types[i]))
-      return hr_op_error(op, HR_VERIFY_ERROR, "region %d argument %d must be a static 0-d tensor", index, i);
+      return hr_op_error(op, HR_VERIFY_ERROR, "%s argument %d must be a static 0-d tensor", what, i);
   const hr_op *term = b->n_ops > 0 ? b->ops[b->n_ops - 1] : NULL;
   if (!term || !(hr_opcode_flags(term->code) & HR_OPF_TERMINATOR))
-    return hr_op_error(op, HR_VERIFY_ERROR, "region %d has no terminator", index);
+    return hr_op_error(op, HR_VERIFY_ERROR, "%s has no terminator", what);
   if (term->n_operands != n_results)
-    return hr_op_error(op, HR_VERIFY_ERROR, "region %d returns %d values, expected %d", index,
-                       term->n_operands, n_results);
+    return hr_op_error(op, HR_VERIFY_ERROR, "%s returns %d values, expected %d", what, term->n_operands, n_results);
   for (int i = 0; i < n_results; i++)
     if (!scalar_type(&term->operands[i]->type, &r->result_types[i]))
-      return hr_op_error(op, HR_VERIFY_ERROR, "region %d result %d must be a static 0-d tensor", index, i);
+      return hr_op_error(op, HR_VERIFY_ERROR, "%s result %d must be a static 0-d tensor", what, i);
   r->block = b;
   r->n_args = n_args;
   r->n_results = n_results;
@@ -204,10 +204,20 @@ hr_status hr_red_region_init(hr_red_region *r, hr_interp *in, const hr_op *op, i
   return NULL;
 }
 
+hr_status hr_red_region_init(hr_red_region *r, hr_interp *in, const hr_op *op, int index,
+                             int n_args, int n_results) {
+  memset(r, 0, sizeof *r);
+  r->in = in;
+  r->op = op;
+  if (index < 0 || index >= op->n_regions) return hr_op_error(op, HR_VERIFY_ERROR, "missing region %d", index);
+  return region_init_block(r, in, op, &op->regions[index], index, n_args, n_results);
+}
+
 hr_status hr_red_region_call(hr_red_region *r, const void *const *args, void *const *results) {
   for (int i = 0; i < r->n_args; i++) memcpy(r->args[i]->data, args[i], hr_dtype_size(r->arg_types[i]));
   hr_tensor *outs[2 * HR_RED_MAX_VARIADIC] = {0};
-  HR_TRY(hr_interp_run_block(r->in, r->block, r->args, outs));
+  if (r->func) HR_TRY(hr_interp_call(r->in, r->func, r->args, outs));
+  else HR_TRY(hr_interp_run_block(r->in, r->block, r->args, outs));
   hr_status s = NULL;
   for (int i = 0; i < r->n_results; i++) {
     if (!s && (outs[i]->dtype != r->result_types[i] || hr_tensor_num_elements(outs[i]) != 1))
@@ -233,13 +243,9 @@ bool hr_red_fast_binary_body(const hr_block *block, hr_opcode *code, const hr_op
   return hr_elementwise_binary_region(block, code, &t, body_op, &swapped) && !(swapped && *code == HR_OP_SUBTRACT);
 }
 
-hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
-                              const hr_dtype *input_types) {
-  memset(r, 0, sizeof *r);
-  r->fast = HR_OP_COUNT;
-  if (n < 1 || n > HR_RED_MAX_VARIADIC)
-    return hr_op_error(op, HR_UNIMPLEMENTED, "%d reduction inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
-  HR_TRY(hr_red_region_init(&r->region, in, op, index, 2 * n, n));
+/* Completes reducer `r` over its prepared region (failing unless the region's results have its
+ * accumulators' types) for x values of `input_types`. */
+static hr_status reducer_finish(hr_red_reducer *r, const hr_op *op, int n, const hr_dtype *input_types) {
   r->n = n;
   for (int i = 0; i < n; i++) {
     r->acc_types[i] = r->region.arg_types[i];
@@ -256,6 +262,30 @@ hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op,
     r->fast_op = body_op;
   }
   return NULL;
+}
+
+/* Clears reducer `r` (safe to release) and fails unless n is a supported input count. */
+static hr_status reducer_start(hr_red_reducer *r, const hr_op *op, int n) {
+  memset(r, 0, sizeof *r);
+  r->fast = HR_OP_COUNT;
+  if (n < 1 || n > HR_RED_MAX_VARIADIC)
+    return hr_op_error(op, HR_UNIMPLEMENTED, "%d reduction inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
+  return NULL;
+}
+
+hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
+                              const hr_dtype *input_types) {
+  HR_TRY(reducer_start(r, op, n));
+  HR_TRY(hr_red_region_init(&r->region, in, op, index, 2 * n, n));
+  return reducer_finish(r, op, n, input_types);
+}
+
+hr_status hr_red_reducer_init_func(hr_red_reducer *r, hr_interp *in, const hr_op *op, const hr_func *fn, int n,
+                                   const hr_dtype *input_types) {
+  HR_TRY(reducer_start(r, op, n));
+  r->region.func = fn;
+  HR_TRY(region_init_block(&r->region, in, op, &fn->body, -1, 2 * n, n));
+  return reducer_finish(r, op, n, input_types);
 }
 
 hr_status hr_red_reducer_apply(hr_red_reducer *r, void *const *acc, const void *const *x) {

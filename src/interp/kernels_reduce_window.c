@@ -40,6 +40,15 @@ static bool windows_along(window_spec *w, int d, int64_t in_size, int64_t *out) 
   return true;
 }
 
+/* Computes the number of windows per dimension of window `w` over an input of shape `in`. */
+static hr_status count_windows(const hr_op *op, const hr_shape *in, window_spec *w) {
+  w->out.rank = w->rank;
+  for (int d = 0; d < w->rank; d++)
+    if (!windows_along(w, d, in->dims[d], &w->out.dims[d]))
+      return hr_op_error(op, HR_VERIFY_ERROR, "window attributes overflow along dimension %d", d);
+  return NULL;
+}
+
 /* Reads the window attributes of `op` for an input of shape `in` and computes the window count. */
 static hr_status read_window(const hr_op *op, const hr_shape *in, bool with_dilations, window_spec *w) {
   int r = in->rank;
@@ -55,11 +64,24 @@ static hr_status read_window(const hr_op *op, const hr_shape *in, bool with_dila
     HR_TRY(hr_red_read_dims_attr(op, "window_dilations", r, 1, true, w->win_dil));
   }
   HR_TRY(hr_red_read_padding(op, "padding", r, w->pad_lo, w->pad_hi));
-  w->out.rank = r;
-  for (int d = 0; d < r; d++)
-    if (!windows_along(w, d, in->dims[d], &w->out.dims[d]))
-      return hr_op_error(op, HR_VERIFY_ERROR, "window attributes overflow along dimension %d", d);
-  return NULL;
+  return count_windows(op, in, w);
+}
+
+/* The window `v` given as values, over an input of shape `in`. */
+static hr_status window_of_values(const hr_op *op, const hr_shape *in, const hr_red_window *v, window_spec *w) {
+  memset(w, 0, sizeof *w);
+  w->rank = in->rank;
+  for (int d = 0; d < in->rank; d++) {
+    if (v->dims[d] <= 0 || v->strides[d] <= 0 || v->base_dil[d] <= 0 || v->win_dil[d] <= 0)
+      return hr_op_error(op, HR_INVALID_ARGUMENT, "window sizes, strides and dilations must be positive (dimension %d)", d);
+    w->dims[d] = v->dims[d];
+    w->strides[d] = v->strides[d];
+    w->base_dil[d] = v->base_dil[d];
+    w->win_dil[d] = v->win_dil[d];
+    w->pad_lo[d] = v->pad_lo[d];
+    w->pad_hi[d] = v->pad_hi[d];
+  }
+  return count_windows(op, in, w);
 }
 
 /* Offset of the input element at window position `widx` of window `oidx`, or -1 for padding
@@ -137,6 +159,21 @@ static hr_status run_reduce_window(hr_red_reducer *r, const window_spec *w, hr_t
   return NULL;
 }
 
+/* Checks reduce_window's operands against window `w` and reducer `r` (prepared for n inputs)
+ * and folds every window; releases the reducer. */
+static hr_status reduce_window_run(const hr_op *op, hr_tensor *const *operands, hr_tensor **results, int n,
+                                   const window_spec *w, hr_red_reducer *r, hr_status s) {
+  if (!s) s = check_reduce_window(op, operands, results, n, w, r);
+  if (!s) s = run_reduce_window(r, w, operands, results);
+  hr_red_reducer_release(r);
+  return s;
+}
+
+/* The input element types of a reduce_window's n inputs. */
+static void input_types_of(hr_tensor *const *operands, int n, hr_dtype *types) {
+  for (int i = 0; i < n; i++) types[i] = operands[i]->dtype;
+}
+
 /* stablehlo.reduce_window: N inputs, N init values, body (acc..., x...) -> acc.... */
 HR_RED_KERNEL(hr_red_kernel_reduce_window) {
   int n = op->n_operands / 2;
@@ -146,13 +183,23 @@ HR_RED_KERNEL(hr_red_kernel_reduce_window) {
   window_spec w;
   HR_TRY(read_window(op, &operands[0]->shape, true, &w));
   hr_dtype input_types[HR_RED_MAX_VARIADIC];
-  for (int i = 0; i < n; i++) input_types[i] = operands[i]->dtype;
+  input_types_of(operands, n, input_types);
   hr_red_reducer r;
   hr_status s = hr_red_reducer_init(&r, in, op, 0, n, input_types);
-  if (!s) s = check_reduce_window(op, operands, results, n, &w, &r);
-  if (!s) s = run_reduce_window(&r, &w, operands, results);
-  hr_red_reducer_release(&r);
-  return s;
+  return reduce_window_run(op, operands, results, n, &w, &r, s);
+}
+
+hr_status hr_red_reduce_window_with(hr_interp *in, const hr_op *op, const hr_func *body, int n, const hr_red_window *v,
+                                    hr_tensor *const *operands, hr_tensor **results) {
+  if (n < 1 || n > HR_RED_MAX_VARIADIC)
+    return hr_op_error(op, HR_UNIMPLEMENTED, "%d inputs (supported: 1 to %d)", n, HR_RED_MAX_VARIADIC);
+  window_spec w;
+  HR_TRY(window_of_values(op, &operands[0]->shape, v, &w));
+  hr_dtype input_types[HR_RED_MAX_VARIADIC];
+  input_types_of(operands, n, input_types);
+  hr_red_reducer r;
+  hr_status s = hr_red_reducer_init_func(&r, in, op, body, n, input_types);
+  return reduce_window_run(op, operands, results, n, &w, &r, s);
 }
 
 /* The select_and_scatter state: the select body and the scatter reduction. */

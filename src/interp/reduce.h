@@ -65,6 +65,7 @@ typedef struct hr_red_region {
   hr_interp *in;
   const hr_op *op;      /* owner of the region, named in errors */
   const hr_block *block;
+  const hr_func *func;  /* when set, the block is its body and each call a call of it */
   int n_args, n_results;
   hr_dtype arg_types[2 * HR_RED_MAX_VARIADIC];
   hr_dtype result_types[2 * HR_RED_MAX_VARIADIC];
@@ -99,6 +100,9 @@ typedef struct hr_red_reducer {
  * `input_types` (converted to the body's argument types when they differ). */
 hr_status hr_red_reducer_init(hr_red_reducer *r, hr_interp *in, const hr_op *op, int index, int n,
                               const hr_dtype *input_types);
+/* The same with the body of function `fn` (a custom call's called computation) as the region. */
+hr_status hr_red_reducer_init_func(hr_red_reducer *r, hr_interp *in, const hr_op *op, const hr_func *fn, int n,
+                                   const hr_dtype *input_types);
 /* acc[i] = body(acc[0..n), x[0..n))[i]; acc[i] points to an element of acc_types[i], x[i] to an
  * element of input_types[i]. */
 hr_status hr_red_reducer_apply(hr_red_reducer *r, void *const *acc, const void *const *x);
@@ -211,6 +215,16 @@ hr_status hr_red_fft(hr_interp *in, const hr_op *op, hr_red_fft_kind kind, const
   hr_status name(hr_interp *in, const hr_op *op, hr_tensor *const *operands, hr_tensor **results)
 
 HR_RED_KERNEL(hr_red_kernel_reduce_window);
+/* A window given as values (stablehlo.dynamic_reduce_window's operands) instead of attributes. */
+typedef struct hr_red_window {
+  int64_t dims[HR_MAX_RANK], strides[HR_MAX_RANK], base_dil[HR_MAX_RANK], win_dil[HR_MAX_RANK];
+  int64_t pad_lo[HR_MAX_RANK], pad_hi[HR_MAX_RANK];
+} hr_red_window;
+/* reduce_window of operands[0, n) with init values operands[n, 2n) over window `v` (sizes,
+ * strides and dilations positive), the body function `body` (acc..., x...) -> acc...; errors name
+ * `op`. */
+hr_status hr_red_reduce_window_with(hr_interp *in, const hr_op *op, const hr_func *body, int n, const hr_red_window *v,
+                                    hr_tensor *const *operands, hr_tensor **results);
 HR_RED_KERNEL(hr_red_kernel_select_and_scatter);
 HR_RED_KERNEL(hr_red_kernel_dot_general);
 HR_RED_KERNEL(hr_red_kernel_dot);

@@ -244,7 +244,8 @@ static void refine_dims(const hri_ctx *c, int r, const hri_ints *dims) {
 
 /* Custom calls whose result shapes are operand values (JAX's shape-polymorphic CPU targets):
  * with `indices_of_shape_operands`, result i has the shape operand indices[i] holds; the results of
- * stablehlo.dynamic_top_k have its operand's shape with the last dimension k (operand 1). Other
+ * stablehlo.dynamic_top_k have its operand's shape with the last dimension k (operand 1), those of
+ * stablehlo.dynamic_reduce_window the window count its window operands give. Other
  * custom calls have their declared types. */
 hr_status hri_infer_custom_call(const hri_ctx *c) {
   HR_TRY(hri_infer_declared(c));
@@ -260,6 +261,8 @@ hr_status hri_infer_custom_call(const hri_ctx *c) {
       HR_TRY(hri_operand_ints(c, (int)idx[r], "a result shape", &dims));
       refine_dims(c, r, &dims);
     }
+  } else if (target && target->kind == HR_ATTR_STRING && strcmp(target->u.str.data, "stablehlo.dynamic_reduce_window") == 0) {
+    HR_TRY(hri_infer_dynamic_reduce_window(c));
   } else if (target && target->kind == HR_ATTR_STRING && strcmp(target->u.str.data, "stablehlo.dynamic_top_k") == 0 &&
              c->op->n_operands == 2 && c->in[0].kind == HR_TYPE_TENSOR && c->in[0].shape.rank >= 1) {
     hri_ints k;

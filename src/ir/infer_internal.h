@@ -237,6 +237,10 @@ hr_status hri_infer_batch_norm_grad(const hri_ctx *c);
 /* infer_reduce.c */
 hr_status hri_infer_reduce(const hri_ctx *c);
 hr_status hri_infer_reduce_window(const hri_ctx *c);
+/* The results of custom_call @stablehlo.dynamic_reduce_window (called from hri_infer_custom_call,
+ * its declared types already in c->out): their dimensions from the window operands' values,
+ * where known. */
+hr_status hri_infer_dynamic_reduce_window(const hri_ctx *c);
 hr_status hri_infer_select_and_scatter(const hri_ctx *c);
 hr_status hri_infer_all_reduce(const hri_ctx *c);
 hr_status hri_infer_reduce_scatter(const hri_ctx *c);

@@ -76,6 +76,54 @@ static hr_status window_shape(const hri_ctx *c, const window *w, const hr_shape 
   return NULL;
 }
 
+/* Reads window operand `i` (rank entries, or [rank, 2] when `pairs`) into out; false when its
+ * values are not known here. */
+static hr_status window_operand(const hri_ctx *c, int i, const char *what, int rank, bool pairs, int64_t *out,
+                                bool *known) {
+  hri_ints v;
+  HR_TRY(pairs ? hri_operand_pairs(c, i, what, &v) : hri_operand_ints(c, i, what, &v));
+  if (v.n != HR_DYNAMIC && v.n != rank) return hri_err(c, "%s has %d entries for rank %d inputs", what, v.n, rank);
+  if (!v.known || v.n != rank) {
+    *known = false;
+    return NULL;
+  }
+  for (int d = 0; d < (pairs ? 2 : 1) * rank; d++) out[d] = v.v[d];
+  return NULL;
+}
+
+hr_status hri_infer_dynamic_reduce_window(const hri_ctx *c) {
+  int n = (c->op->n_operands - 5) / 2;
+  if (c->op->n_operands < 7 || (c->op->n_operands - 5) % 2 || c->op->n_results != n)
+    return hri_err(c, "stablehlo.dynamic_reduce_window takes N inputs, N init values and 5 window operands, and gives N results");
+  HR_TRY(hri_want_tensors(c, 0, c->op->n_operands));
+  const hr_shape *in = &c->in[0].shape;
+  window w;
+  int64_t pad[2 * HR_MAX_RANK];
+  bool known = true;
+  HR_TRY(window_operand(c, 2 * n, "window_dimensions", in->rank, false, w.dims, &known));
+  HR_TRY(window_operand(c, 2 * n + 1, "window_strides", in->rank, false, w.strides, &known));
+  HR_TRY(window_operand(c, 2 * n + 2, "base_dilations", in->rank, false, w.base_dil, &known));
+  HR_TRY(window_operand(c, 2 * n + 3, "window_dilations", in->rank, false, w.win_dil, &known));
+  HR_TRY(window_operand(c, 2 * n + 4, "padding", in->rank, true, pad, &known));
+  if (!known) return NULL; /* the declared types stay */
+  for (int d = 0; d < in->rank; d++) {
+    if (w.dims[d] <= 0 || w.strides[d] <= 0 || w.base_dil[d] <= 0 || w.win_dil[d] <= 0)
+      return hri_err(c, "window sizes, strides and dilations must be positive");
+    w.pad_lo[d] = pad[2 * d];
+    w.pad_hi[d] = pad[2 * d + 1];
+  }
+  hr_shape s;
+  HR_TRY(window_shape(c, &w, in, &s));
+  for (int r = 0; r < n; r++) {
+    hr_type *t = &c->out[r];
+    if (t->kind != HR_TYPE_TENSOR || t->shape.rank != s.rank)
+      return hri_err(c, "result %d must be a tensor of rank %d", r, s.rank);
+    for (int d = 0; d < s.rank; d++)
+      if (t->shape.dims[d] == HR_DYNAMIC) t->shape.dims[d] = s.dims[d];
+  }
+  return NULL;
+}
+
 hr_status hri_infer_reduce_window(const hri_ctx *c) {
   int n;
   hr_shape in;

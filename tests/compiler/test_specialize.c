@@ -186,6 +186,39 @@ static const char *const calls_text =
     "  }\n"
     "}\n";
 
+/* JAX's TPU reduce_window with a symbolic window (window_dimensions = [b], b = x.shape[0] - 1):
+ * a custom call whose body is a function named by called_computations. */
+static const char *const window_text =
+    "module @window {\n"
+    "  func.func private @add(%a: tensor<f32>, %x: tensor<f32>) -> tensor<f32> {\n"
+    "    %0 = stablehlo.add %a, %x : tensor<f32>\n"
+    "    return %0 : tensor<f32>\n"
+    "  }\n"
+    "  func.func public @main(%arg0: tensor<?xf32>) -> tensor<?xf32> {\n"
+    "    %0 = stablehlo.get_dimension_size %arg0, dim = 0 : (tensor<?xf32>) -> tensor<i32>\n"
+    "    %c1 = stablehlo.constant dense<1> : tensor<i32>\n"
+    "    %1 = stablehlo.subtract %0, %c1 : tensor<i32>\n"
+    "    %w = stablehlo.reshape %1 : (tensor<i32>) -> tensor<1xi32>\n"
+    "    %one = stablehlo.constant dense<1> : tensor<1xi32>\n"
+    "    %pad = stablehlo.constant dense<0> : tensor<1x2xi32>\n"
+    "    %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "    %2 = stablehlo.custom_call @stablehlo.dynamic_reduce_window(%arg0, %z, %w, %one, %one, %one, %pad) "
+    "{api_version = 2 : i32, called_computations = [@add]} : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, "
+    "tensor<1xi32>, tensor<1xi32>, tensor<1x2xi32>) -> tensor<?xf32>\n"
+    "    return %2 : tensor<?xf32>\n"
+    "  }\n"
+    "}\n";
+
+TEST(called_computations_are_copied) {
+  hr_type types[1] = {tt(HR_F32, 1, 5, 0, 0, 0)};
+  char *text = specialize_and_compare(window_text, types, 1);
+  /* The window (4) is known, so are the results (2 windows); the body comes along. */
+  CHECK_STR_CONTAINS(text, "-> tensor<2xf32>");
+  CHECK_STR_CONTAINS(text, "func.func private @add(");
+  CHECK_EQ_INT(count(text, "func.func"), 2);
+  free(text);
+}
+
 TEST(nested_calls_are_inlined) {
   hr_type types[1] = {tt(HR_F32, 2, 4, 3, 0, 0)};
   char *text = specialize_and_compare(calls_text, types, 1);
@@ -362,12 +395,12 @@ TEST(sort_comparator_and_scatter_are_copied) {
 
 TEST(tokens_and_tuples_are_refined) {
   const char *src =
-      "func.func @main(%arg0: tensor<?xf32>, %arg1: !stablehlo.token) -> (tensor<?xf32>, !stablehlo.token) {\n"
+      "func.func @main(%arg0: tensor<?xf32>, %arg1: !stablehlo.token) -> (tensor<?xf32>, !stablehlo.token, tuple<tensor<?xf32>, tensor<?xf32>>) {\n"
       "  %0 = stablehlo.after_all %arg1 : !stablehlo.token\n"
       "  %1 = \"stablehlo.outfeed\"(%arg0, %0) {outfeed_config = \"\"} : (tensor<?xf32>, !stablehlo.token) -> !stablehlo.token\n"
       "  %2 = stablehlo.tuple %arg0, %arg0 : tuple<tensor<?xf32>, tensor<?xf32>>\n"
       "  %3 = stablehlo.get_tuple_element %2[1] : (tuple<tensor<?xf32>, tensor<?xf32>>) -> tensor<?xf32>\n"
-      "  return %3, %1 : tensor<?xf32>, !stablehlo.token\n"
+      "  return %3, %1, %2 : tensor<?xf32>, !stablehlo.token, tuple<tensor<?xf32>, tensor<?xf32>>\n"
       "}\n";
   hr_module *m = parse(src);
   hr_type token = {.kind = HR_TYPE_TOKEN};
@@ -375,8 +408,9 @@ TEST(tokens_and_tuples_are_refined) {
   char *text = NULL;
   hr_module *out = m ? specialize(m, types, 2, &text) : NULL;
   CHECK_STR_CONTAINS(text, "stablehlo.tuple %arg0, %arg0 : tuple<tensor<3xf32>, tensor<3xf32>>");
-  CHECK_STR_CONTAINS(text, "-> (tensor<3xf32>, !stablehlo.token)");
+  CHECK_STR_CONTAINS(text, "-> (tensor<3xf32>, !stablehlo.token, tuple<tensor<3xf32>, tensor<3xf32>>)");
   CHECK_STR_CONTAINS(text, "stablehlo.outfeed"); /* a side effect: kept although its token is only returned */
+  CHECK_ABSENT(text, "get_tuple_element"); /* an element of a tuple built here is the element itself */
   free(text);
   hr_module_free(out);
   hr_module_free(m);
@@ -765,6 +799,7 @@ int main(void) {
   RUN(constant_branches_are_inlined);
   RUN(sort_comparator_and_scatter_are_copied);
   RUN(tokens_and_tuples_are_refined);
+  RUN(called_computations_are_copied);
   RUN(dynamic_broadcast_in_dim_becomes_static);
   RUN(chlo_broadcasts_become_stablehlo);
   RUN(dynamic_reshape_becomes_reshape);
