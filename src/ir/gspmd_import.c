@@ -87,7 +87,7 @@ static hr_status global_holder(const hr_gspmd_importer *imp, const hr_op *op, co
 /* Reads the global sharding of a value entering or leaving through `op` (the custom call's own
  * sharding must be {manual} when it enters), refusing a manual one (a nested region). */
 static hr_status global_sharding(hr_gspmd_importer *imp, const hr_op *op, hr_gspmd_sharding *s) {
-  const hr_op *holder;
+  const hr_op *holder = NULL;
   HR_TRY(global_holder(imp, op, &holder));
   if (holder != op) {
     HR_TRY(read_sharding(imp, op, s));
@@ -131,7 +131,7 @@ static hr_status find_device_count(hr_gspmd_importer *imp, hr_op *const *sites, 
 static hr_status check_site(hr_gspmd_importer *imp, const hr_op *op) {
   hr_arena_pos mark = hr_arena_mark(&imp->scratch);
   hr_gspmd_sharding s;
-  const hr_op *holder;
+  const hr_op *holder = NULL;
   HR_TRY(global_sharding(imp, op, &s));
   HR_TRY(global_holder(imp, op, &holder));
   bool enters = holder != op;
