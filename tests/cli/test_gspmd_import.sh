@@ -9,16 +9,10 @@ set -u
 bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
 src=${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}
 dir=$src/../shared/real/vhlo/tpu_Sharding__data_2023_03_16
-py=/usr/bin/python3 # Debian's, with python3-numpy (scripts/install-deps.sh)
-[ -d "$dir" ] || { echo "$dir not found; skipping"; exit 77; }
-"$py" -c "import numpy" 2>/dev/null || { echo "python3-numpy is not installed; skipping"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_dir "$dir"
+need_numpy
 
 # Runs $1 (with the further flags $3...) on the case's input into $2 and compares with JAX's output.
 check_run() {
@@ -28,9 +22,7 @@ check_run() {
     fail "$file $*: $(cat "$out.log")"
     return
   fi
-  "$py" -c 'import sys, numpy as np
-got, want = np.load(sys.argv[1]), np.load(sys.argv[2])
-sys.exit(0 if got.dtype == want.dtype and np.array_equal(got, want) else 1)' "$out/out0.npy" "$dir/expected/out0.npy" ||
+  npy_equal "$out/out0.npy" "$dir/expected/out0.npy" ||
     fail "$file $*: out0 differs from expected/out0.npy: $(cat "$out.log")"
 }
 
@@ -60,8 +52,4 @@ for file in module.mlir module.mlirbc; do
   fi
 done
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "GSPMD shard_map export: runs as JAX ran it (one device and --spmd), reads in the native form, converts"
+finish "GSPMD shard_map export: runs as JAX ran it (one device and --spmd), reads in the native form, converts"

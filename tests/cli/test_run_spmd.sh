@@ -7,13 +7,8 @@
 # (a module here, and JAX's exported shard_map in ../shared/real when present).
 set -u
 bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
 
 module() { # module HEADER_EXTRA: the two-device module, with HEADER_EXTRA inside its body
   cat <<MLIR
@@ -119,8 +114,4 @@ for case in shardy_sharding_ops_with_different_meshes__data_2025_06_30 tpu_Shard
 done
 echo "JAX's shard_map exports: $ran ran on one device and with --spmd"
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "SPMD runs: all cases as expected"
+finish "SPMD runs: all cases as expected"

@@ -9,16 +9,10 @@ set -u
 bin=${HLORUN_BIN:?HLORUN_BIN must point to the hlorun binary}
 src=${HLORUN_SOURCE_DIR:?HLORUN_SOURCE_DIR must name the repository}
 cases=$src/../shared/real/vhlo
-py=/usr/bin/python3 # Debian's, with python3-numpy (scripts/install-deps.sh)
-[ -d "$cases" ] || { echo "$cases not found; skipping"; exit 77; }
-"$py" -c "import numpy" 2>/dev/null || { echo "python3-numpy is not installed; skipping"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+need_dir "$cases"
+need_numpy
 
 # Runs $1 on $2's input and compares its output with JAX's; `hlorun inspect --ir` must show it
 # in the native form.
@@ -28,9 +22,7 @@ check_file() {
     fail "$file: $(cat "$out.log")"
     return
   fi
-  "$py" -c 'import sys, numpy as np
-got, want = np.load(sys.argv[1]), np.load(sys.argv[2])
-sys.exit(0 if got.dtype == want.dtype and np.array_equal(got, want) else 1)' "$out/out0.npy" "$dir/expected/out0.npy" ||
+  npy_equal "$out/out0.npy" "$dir/expected/out0.npy" ||
     fail "$file: out0 differs from expected/out0.npy: $(cat "$out.log")"
   timeout 60 "$bin" inspect "$file" --ir >"$out.ir" 2>&1 || fail "$file: inspect --ir: $(cat "$out.ir")"
   grep -q '^  sdy.mesh @mesh = <\["a"=2\]>$' "$out.ir" || fail "$file: no module mesh: $(cat "$out.ir")"
@@ -56,8 +48,4 @@ for name in tpu_Sharding__data_2023_03_16_shardy shardy_sharding_ops_with_differ
   done
 done
 
-if [ "$failures" -ne 0 ]; then
-  echo "$failures failures" >&2
-  exit 1
-fi
-echo "Shardy round-trip exports: both run as JAX ran them, read in the native form, and convert to bytecode"
+finish "Shardy round-trip exports: both run as JAX ran them, read in the native form, and convert to bytecode"

@@ -2,15 +2,8 @@
 # (test_check_ops.sh, test_interp_ops.sh, test_chlo_ops.sh,
 # test_parallel.sh, test_quant.sh, test_spec_suite.sh); sourced, not run. Needs $bin; sets $tmp (removed at
 # exit) and counts failures in $failures.
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-# fail MESSAGE: records one failure.
-fail() {
-  echo "FAIL: $*" >&2
-  failures=$((failures + 1))
-}
+# shellcheck source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # expect_line FILE PATTERN: FILE must hold a line matching the extended regex PATTERN.
 expect_line() {
