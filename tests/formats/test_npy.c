@@ -111,6 +111,11 @@ TEST(sub_byte_integers) {
   CHECK_OK(hr_npy_read_buffer_as(buf, n, HR_U2, NULL, 0, &t));
   if (t) CHECK(t->dtype == HR_U2 && memcmp(t->data, u2, 3) == 0);
   hr_tensor_free(t);
+  const uint8_t bools[3] = {0, 2, 255}; /* numpy's bools are 0/1, but any non-zero byte reads as true */
+  n = make_npy(buf, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", bools, 3);
+  CHECK_OK(hr_npy_read_buffer_as(buf, n, HR_I1, NULL, 0, &t));
+  if (t) CHECK(t->dtype == HR_I1 && memcmp(t->data, "\0\1\1", 3) == 0);
+  hr_tensor_free(t);
   const uint8_t u2_bad[3] = {0, 4, 1};
   n = make_npy(buf, "{'descr': '|u1', 'fortran_order': False, 'shape': (3,), }", u2_bad, 3);
   s = hr_npy_read_buffer_as(buf, n, HR_U2, NULL, 0, &t);

@@ -121,10 +121,11 @@ static hr_dtype one_byte_as(const char *descr, hr_dtype expect) {
 }
 
 /* Whether every byte of `t` (a one-byte type read by one_byte_as) is a value of its type: the bits
- * above an f4/f6 value clear, a sub-byte integer within its range (signed ones sign-extended). */
+ * above an f4/f6 value clear, a sub-byte integer within its range (signed ones sign-extended).
+ * Booleans pass: any non-zero byte is true (the reader normalizes them). */
 static bool bytes_fit(const hr_tensor *t) {
   int bits = hr_dtype_bits(t->dtype);
-  if (bits >= 8) return true;
+  if (bits >= 8 || t->dtype == HR_I1) return true;
   const uint8_t *b = t->data;
   bool is_signed = hr_dtype_is_signed_int(t->dtype);
   for (size_t i = 0; i < t->nbytes; i++) {
