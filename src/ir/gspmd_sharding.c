@@ -34,18 +34,8 @@ static hr_status bad(const cursor *c, const char *why) {
                         (int)(c->p - c->text));
 }
 
-static void skip_space(cursor *c) {
-  while (c->p < c->end && isspace((unsigned char)*c->p)) c->p++;
-}
-
-/* Consumes `s` (after spaces) when it comes next. */
-static bool accept(cursor *c, const char *s) {
-  skip_space(c);
-  size_t n = strlen(s);
-  if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0) return false;
-  c->p += n;
-  return true;
-}
+static void skip_space(cursor *c) { hr_sdy_skip_space(&c->p, c->end); }
+static bool accept(cursor *c, const char *s) { return hr_sdy_accept(&c->p, c->end, s); }
 
 static hr_status expect(cursor *c, const char *s) {
   if (accept(c, s)) return NULL;

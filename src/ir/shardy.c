@@ -23,18 +23,20 @@ static hr_status too_many(const cursor *c, const char *what, int limit) {
                   (int)(c->p - c->text));
 }
 
-static void skip_space(cursor *c) {
-  while (c->p < c->end && isspace((unsigned char)*c->p)) c->p++;
+void hr_sdy_skip_space(const char **p, const char *end) {
+  while (*p < end && isspace((unsigned char)**p)) (*p)++;
 }
 
-/* Consumes `s` (after spaces) when it comes next. */
-static bool accept(cursor *c, const char *s) {
-  skip_space(c);
-  size_t n = strlen(s);
-  if ((size_t)(c->end - c->p) < n || memcmp(c->p, s, n) != 0) return false;
-  c->p += n;
+bool hr_sdy_accept(const char **p, const char *end, const char *word) {
+  hr_sdy_skip_space(p, end);
+  size_t n = strlen(word);
+  if ((size_t)(end - *p) < n || memcmp(*p, word, n) != 0) return false;
+  *p += n;
   return true;
 }
+
+static void skip_space(cursor *c) { hr_sdy_skip_space(&c->p, c->end); }
+static bool accept(cursor *c, const char *s) { return hr_sdy_accept(&c->p, c->end, s); }
 
 static hr_status expect(cursor *c, const char *s) { return accept(c, s) ? NULL : bad(c, s); }
 

@@ -48,6 +48,12 @@ hr_status hr_sdy_read_manual_axes(const hr_attr *a, hr_sdy_name *names, int *n);
 /* The index of axis `name` in `mesh`, or -1. */
 int hr_sdy_axis_index(const hr_sdy_mesh *mesh, hr_sdy_name name);
 
+/* Scanning the attribute strings of Shardy and GSPMD (HloSharding) text, position *p before end:
+ * hr_sdy_skip_space passes white space; hr_sdy_accept consumes `word` (after white space) when it
+ * comes next and says whether it did. */
+void hr_sdy_skip_space(const char **p, const char *end);
+bool hr_sdy_accept(const char **p, const char *end, const char *word);
+
 /* Rewrites Shardy's round-trip form (JAX's exports of 2023 to early 2025, XLA's HLO round trip:
  * the meshes in the module's `mhlo.frontend_attributes = {xla.sdy.meshes = "..."}`, a shard_map as
  * custom_call @xla.sdy.GlobalToLocalShape, a call of an @xla.sdy.manual_computation_body function
